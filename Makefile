@@ -1,0 +1,32 @@
+# The two commands of the README:
+#   make book   set up .venv, build the book (_build/html) and regenerate exercises/
+#   make test   set up .venv, build the book (any cell error or warning fails), run every test
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: setup book html exercises test clean
+
+# Re-install only when the requirements change: a second `make` reuses .venv.
+$(STAMP): requirements.txt solutions/pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt -e ./solutions
+	@touch $@
+
+setup: $(STAMP)
+
+# -W: a warning (a cell error is one) fails the build; execution itself raises on errors.
+html: setup
+	$(BIN)/jupyter-book build . --warningiserror --keep-going
+
+exercises: setup
+	$(BIN)/python autograder/release.py
+
+book: html exercises
+
+test: html
+	$(BIN)/python -m pytest -c tests/pytest.ini --rootdir .
+
+clean:
+	rm -rf _build

@@ -1,0 +1,452 @@
+"""The base class every tokenizer in tokref shares, and the input checks they all use.
+
+A tokenizer maps text to a list of integer ids and back. Subclasses implement
+``train`` and a few hooks (``_encode_with_offsets``, ``_id_to_piece``, ``_join``,
+``_to_config``/``_from_config``); the base class provides the public API with its
+input checks, the offsets, and versioned, type-tagged JSON files (never pickle).
+
+>>> from tokref import CharTokenizer
+>>> tok = CharTokenizer().train("hello")
+>>> tok.encode("hell")
+[5, 4, 6, 6]
+>>> tok.decode([5, 4, 6, 6])
+'hell'
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import operator
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar, TypeVar
+
+__all__ = [
+    "Token",
+    "Tokenizer",
+    "NotTrainedError",
+    "TokenizerFileError",
+    "load",
+    "check_text",
+    "check_texts",
+    "check_ids",
+]
+
+FORMAT_NAME = "tokref"
+FORMAT_VERSION = 1
+# A tokenizer file larger than this is refused before it is parsed: a real vocabulary
+# of a few hundred thousand entries is a few MB, so 256 MiB is generous.
+MAX_FILE_BYTES = 256 * 1024 * 1024
+
+T = TypeVar("T", bound="Tokenizer")
+
+
+class NotTrainedError(ValueError):
+    """Raised when a tokenizer is used before ``train`` (or ``load``) gave it a vocabulary."""
+
+
+class TokenizerFileError(ValueError):
+    """Raised when a tokenizer file is corrupt, of another type, or of another version."""
+
+
+@dataclass(frozen=True)
+class Token:
+    """One token of an encoding: its id, its text, and where it came from.
+
+    ``text[start:end]`` is the span of the input that produced the token (the offsets of
+    Hugging Face ``tokenizers``). ``piece`` is the vocabulary entry, which can differ
+    from that span: a lowercasing tokenizer maps ``"The"`` to the piece ``"the"``, and an
+    unknown word maps to ``"<unk>"``.
+    """
+
+    id: int
+    piece: str
+    start: int
+    end: int
+
+
+# ---------------------------------------------------------------------------
+# Input checks shared by every public function. They raise TypeError/ValueError with
+# a message that says what was wrong and what to do, in the style of tiktoken.
+# ---------------------------------------------------------------------------
+
+
+def check_text(text: object, *, name: str = "text") -> str:
+    """Return ``text`` if it is a ``str``; otherwise raise a ``TypeError`` that says how to fix it.
+
+    >>> check_text("abc")
+    'abc'
+    """
+    if isinstance(text, str):
+        return text
+    if isinstance(text, (bytes, bytearray)):
+        raise TypeError(
+            f"{name} must be str, not {type(text).__name__}; "
+            f"decode it first, for example {name}.decode('utf-8')"
+        )
+    raise TypeError(f"{name} must be str, not {type(text).__name__}")
+
+
+def check_texts(texts: object, *, name: str = "texts") -> list[str]:
+    """Normalise a training corpus: one string, or an iterable of strings, to a list of strings.
+
+    Raises ``TypeError`` for anything else and ``ValueError`` for a corpus with no text.
+
+    >>> check_texts("one text")
+    ['one text']
+    >>> check_texts(iter(["a", "b"]))
+    ['a', 'b']
+    """
+    if isinstance(texts, str):
+        out = [texts]
+    elif isinstance(texts, (bytes, bytearray)):
+        raise TypeError(
+            f"{name} must be a str or an iterable of str, not {type(texts).__name__}; "
+            "decode it first, for example texts.decode('utf-8')"
+        )
+    elif isinstance(texts, Iterable) and not isinstance(texts, dict):
+        out = []
+        for i, t in enumerate(texts):
+            if not isinstance(t, str):
+                raise TypeError(
+                    f"{name}[{i}] must be str, not {type(t).__name__}; "
+                    f"pass a str or an iterable of str"
+                )
+            out.append(t)
+    else:
+        raise TypeError(
+            f"{name} must be a str or an iterable of str, not {type(texts).__name__}"
+        )
+    if not any(out):
+        raise ValueError(
+            f"cannot train on an empty corpus: {name} holds no characters; "
+            "pass at least one non-empty string"
+        )
+    return out
+
+
+def check_ids(ids: object, vocab_size: int, *, name: str = "ids") -> list[int]:
+    """Return ``ids`` as a list of ``int``, each in ``range(vocab_size)``.
+
+    Accepts any iterable of integers (``int``, NumPy integers); refuses ``bool``, floats,
+    strings, and ids outside the vocabulary.
+
+    >>> check_ids((1, 2), 3)
+    [1, 2]
+    """
+    if isinstance(ids, (str, bytes, bytearray)) or not isinstance(ids, Iterable):
+        raise TypeError(
+            f"{name} must be a list of int, not {type(ids).__name__}; "
+            "to decode one id, pass [id]"
+        )
+    out = []
+    for i, x in enumerate(ids):
+        if isinstance(x, bool):
+            raise TypeError(f"{name}[{i}] is a bool ({x}); token ids are int")
+        try:
+            v = operator.index(x)
+        except TypeError:
+            raise TypeError(
+                f"{name}[{i}] must be int, not {type(x).__name__} ({x!r})"
+            ) from None
+        if not 0 <= v < vocab_size:
+            raise ValueError(
+                f"{name}[{i}] = {v} is not a token id: this tokenizer's ids are "
+                f"0..{vocab_size - 1} (vocab_size = {vocab_size})"
+            )
+        out.append(v)
+    return out
+
+
+def check_vocab_size(vocab_size: object, minimum: int, *, reason: str) -> int | None:
+    """Check a ``vocab_size`` argument: ``None`` or an int of at least ``minimum``."""
+    if vocab_size is None:
+        return None
+    if isinstance(vocab_size, bool) or not isinstance(vocab_size, int):
+        raise TypeError(f"vocab_size must be int or None, not {type(vocab_size).__name__}")
+    if vocab_size < minimum:
+        raise ValueError(
+            f"vocab_size = {vocab_size} is too small: {reason} need {minimum}; "
+            f"pass vocab_size >= {minimum}"
+        )
+    return vocab_size
+
+
+def check_special_tokens(special_tokens: object) -> tuple[str, ...]:
+    """Check a sequence of special tokens: distinct, non-empty strings."""
+    if isinstance(special_tokens, str) or not isinstance(special_tokens, Iterable):
+        raise TypeError(
+            "special_tokens must be a sequence of str, for example ('<pad>', '<unk>'), "
+            f"not {type(special_tokens).__name__}"
+        )
+    out = tuple(special_tokens)
+    for s in out:
+        if not isinstance(s, str):
+            raise TypeError(f"special tokens must be str, not {type(s).__name__} ({s!r})")
+        if not s:
+            raise ValueError("a special token cannot be the empty string")
+    if len(set(out)) != len(out):
+        dup = sorted({s for s in out if out.count(s) > 1})
+        raise ValueError(f"special tokens must be distinct; repeated: {dup}")
+    return out
+
+
+# ---------------------------------------------------------------------------
+# The base class
+# ---------------------------------------------------------------------------
+
+_REGISTRY: dict[str, type[Tokenizer]] = {}
+
+
+class Tokenizer:
+    """Base class: a vocabulary of pieces, ids ``0..vocab_size-1``, and the public API.
+
+    Subclasses set ``kind`` (the type tag written to files) and implement:
+
+    - ``train(texts, ...) -> self``;
+    - ``_encode_with_offsets(text) -> list[Token]``;
+    - ``_join(pieces) -> str``, the inverse of splitting for decode;
+    - ``_to_config() -> dict`` and ``_from_config(config)``, the JSON payload.
+
+    The base keeps ``self._pieces`` (id → piece) and ``self._ids`` (piece → id).
+    """
+
+    kind: ClassVar[str] = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.kind:
+            _REGISTRY[cls.kind] = cls
+
+    def __init__(self) -> None:
+        self._pieces: list[str] = []
+        self._ids: dict[str, int] = {}
+        self.special_tokens: tuple[str, ...] = ()
+
+    # -- state ----------------------------------------------------------------
+
+    @property
+    def is_trained(self) -> bool:
+        return bool(self._pieces)
+
+    def _require_trained(self) -> None:
+        if not self._pieces:
+            raise NotTrainedError(
+                f"this {type(self).__name__} has no vocabulary yet; call .train(texts) "
+                f"first, or load a trained one with tokref.load(path)"
+            )
+
+    def _set_vocab(self, pieces: list[str]) -> None:
+        ids = {p: i for i, p in enumerate(pieces)}
+        if len(ids) != len(pieces):
+            raise ValueError("vocabulary pieces must be distinct")
+        self._pieces, self._ids = list(pieces), ids
+
+    @property
+    def vocab_size(self) -> int:
+        """Number of ids, special tokens included."""
+        self._require_trained()
+        return len(self._pieces)
+
+    @property
+    def vocab(self) -> dict[str, int]:
+        """A copy of the vocabulary, piece → id, in id order."""
+        self._require_trained()
+        return dict(self._ids)
+
+    def token_to_id(self, token: str) -> int:
+        """The id of vocabulary entry ``token``; ``KeyError`` with a hint if it has none."""
+        self._require_trained()
+        check_text(token, name="token")
+        try:
+            return self._ids[token]
+        except KeyError:
+            raise KeyError(
+                f"{token!r} is not in the vocabulary; use .encode(text) to tokenize "
+                "arbitrary text"
+            ) from None
+
+    def id_to_token(self, id: int) -> str:
+        """The vocabulary entry of ``id``."""
+        self._require_trained()
+        return self._pieces[check_ids([id], len(self._pieces), name="id")[0]]
+
+    # -- encoding -------------------------------------------------------------
+
+    def encode(self, text: str) -> list[int]:
+        """Token ids of ``text``."""
+        return [t.id for t in self.encode_with_offsets(text)]
+
+    def tokenize(self, text: str) -> list[str]:
+        """The vocabulary pieces ``text`` is encoded to (``<unk>`` for unknowns)."""
+        return [t.piece for t in self.encode_with_offsets(text)]
+
+    def encode_with_offsets(self, text: str) -> list[Token]:
+        """Tokens of ``text`` with their ids, pieces and character offsets."""
+        self._require_trained()
+        return self._encode_with_offsets(check_text(text))
+
+    def decode(self, ids: Iterable[int], *, skip_special_tokens: bool = False) -> str:
+        """The text of ``ids``. Special tokens are written as their text unless skipped."""
+        self._require_trained()
+        ids = check_ids(ids, len(self._pieces))
+        special = set(self.special_tokens) if skip_special_tokens else set()
+        return self._join([p for p in map(self._pieces.__getitem__, ids) if p not in special])
+
+    # -- hooks ----------------------------------------------------------------
+
+    def train(self: T, texts: str | Iterable[str]) -> T:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _encode_with_offsets(self, text: str) -> list[Token]:  # pragma: no cover
+        raise NotImplementedError
+
+    def _join(self, pieces: list[str]) -> str:  # pragma: no cover
+        raise NotImplementedError
+
+    def _to_config(self) -> dict[str, Any]:  # pragma: no cover
+        raise NotImplementedError
+
+    def _from_config(self, config: dict[str, Any]) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    # -- files ----------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready description of this tokenizer (what ``save`` writes)."""
+        self._require_trained()
+        return {
+            "format": FORMAT_NAME,
+            "version": FORMAT_VERSION,
+            "type": self.kind,
+            "config": self._to_config(),
+        }
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write this tokenizer to ``path`` as JSON; read it back with ``tokref.load(path)``."""
+        data = self.to_dict()
+        Path(path).write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+
+    @classmethod
+    def from_dict(cls: type[T], data: object) -> T:
+        """Rebuild a tokenizer from ``to_dict()`` output, checking everything."""
+        kind = _check_header(data)
+        target = _REGISTRY.get(kind)
+        if target is None:
+            raise TokenizerFileError(
+                f"unknown tokenizer type {kind!r}; this tokref knows {sorted(_REGISTRY)}"
+            )
+        if cls is not Tokenizer and not issubclass(target, cls):
+            raise TokenizerFileError(
+                f"this file holds a {target.__name__} (type {kind!r}), not a {cls.__name__}; "
+                "load it with tokref.load(path), which returns the right class"
+            )
+        tok = target()
+        config = data["config"]  # type: ignore[index]
+        if not isinstance(config, dict):
+            raise TokenizerFileError("'config' must be a JSON object")
+        try:
+            tok._from_config(config)
+        except TokenizerFileError:
+            raise
+        except (TypeError, ValueError, KeyError) as e:
+            raise TokenizerFileError(f"invalid {kind!r} tokenizer file: {e}") from None
+        return tok
+
+    @classmethod
+    def load(cls: type[T], path: str | os.PathLike[str]) -> T:
+        """Read a tokenizer saved by ``save``; it must be of this class (or a subclass)."""
+        return cls.from_dict(_read_json(path))
+
+    def __repr__(self) -> str:
+        if not self._pieces:
+            return f"{type(self).__name__}(untrained)"
+        return f"{type(self).__name__}(vocab_size={len(self._pieces)})"
+
+
+def _reject_constant(name: str) -> float:
+    raise TokenizerFileError(f"not strict JSON: the file contains {name}")
+
+
+def _read_json(path: str | os.PathLike[str]) -> object:
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be a str or os.PathLike, not {type(path).__name__}")
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+    except FileNotFoundError:
+        raise FileNotFoundError(f"no tokenizer file at {str(p)!r}") from None
+    if size > MAX_FILE_BYTES:
+        raise TokenizerFileError(
+            f"{str(p)!r} is {size:,} bytes, more than any tokenizer file needs "
+            f"({MAX_FILE_BYTES:,}); refusing to read it"
+        )
+    raw = p.read_bytes()
+    if raw[:2] == b"\x80\x04" or raw[:1] == b"\x80":
+        raise TokenizerFileError(
+            f"{str(p)!r} looks like a pickle; tokref reads only its own JSON files "
+            "(pickles can run code when loaded)"
+        )
+    try:
+        text = raw.decode("utf-8")
+        return json.loads(text, parse_constant=_reject_constant)
+    except UnicodeDecodeError as e:
+        raise TokenizerFileError(f"{str(p)!r} is not UTF-8 text: {e}") from None
+    except json.JSONDecodeError as e:
+        raise TokenizerFileError(
+            f"{str(p)!r} is not valid JSON ({e}); was it written by Tokenizer.save?"
+        ) from None
+    except RecursionError:
+        raise TokenizerFileError(f"{str(p)!r} is nested too deeply to be a tokenizer file") from None
+
+
+def _check_header(data: object) -> str:
+    if not isinstance(data, dict):
+        raise TokenizerFileError(
+            f"a tokenizer file holds a JSON object, not a {type(data).__name__}"
+        )
+    if data.get("format") != FORMAT_NAME:
+        raise TokenizerFileError(
+            "not a tokref tokenizer file (no \"format\": \"tokref\"); for a Hugging Face "
+            "tokenizer.json or a tiktoken file use the matching from_* constructor"
+        )
+    version = data.get("version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise TokenizerFileError("'version' must be an integer")
+    if version > FORMAT_VERSION:
+        raise TokenizerFileError(
+            f"this file is format version {version}, newer than this tokref reads "
+            f"({FORMAT_VERSION}); upgrade tokref"
+        )
+    if version < 1:
+        raise TokenizerFileError(f"invalid format version {version}")
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise TokenizerFileError("'type' must be a string naming the tokenizer type")
+    if "config" not in data:
+        raise TokenizerFileError("the file has no 'config'")
+    return kind
+
+
+def load(path: str | os.PathLike[str]) -> Tokenizer:
+    """Load any tokref tokenizer file; the ``type`` field picks the class.
+
+    Corrupt, hostile or foreign files raise ``TokenizerFileError`` (a ``ValueError``).
+    """
+    return Tokenizer.from_dict(_read_json(path))
+
+
+def check_piece_list(value: object, *, name: str) -> list[str]:
+    """For ``_from_config``: a JSON list of distinct strings."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise TokenizerFileError(f"{name!r} must be a list of strings")
+    if len(set(value)) != len(value):
+        raise TokenizerFileError(f"{name!r} has repeated entries")
+    return value
+
+
+def is_finite_number(x: object) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
