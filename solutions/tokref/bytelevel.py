@@ -43,6 +43,7 @@ from typing import Any, Literal
 import regex
 
 from .base import (
+    Token,
     Tokenizer,
     TokenizerFileError,
     check_ids,
@@ -60,6 +61,7 @@ __all__ = [
     "bytes_to_unicode",
     "bpe_encode_piece",
     "load_tiktoken_ranks",
+    "count_pretokens",
     "load_openai_encoding",
 ]
 
@@ -169,6 +171,21 @@ def bpe_encode_piece(piece: bytes, ranks: Mapping[bytes, int]) -> list[int]:
         if i > 0:
             pair_ranks[i - 1] = get(piece[parts[i - 1] : parts[i + 1]])
     return [ranks[piece[s:e]] for s, e in zip(parts, parts[1:])]
+
+
+def _bpe_parts(piece: bytes, ranks: Mapping[bytes, int], *, max_rank: int) -> list[bytes]:
+    """The tokens ``bpe_encode_piece`` makes of ``piece`` using only ranks below ``max_rank``."""
+    parts = [piece[i : i + 1] for i in range(len(piece))]
+    while len(parts) > 1:
+        best, best_i = max_rank, -1
+        for i in range(len(parts) - 1):
+            r = ranks.get(parts[i] + parts[i + 1])
+            if r is not None and r < best:
+                best, best_i = r, i
+        if best_i < 0:
+            break
+        parts[best_i : best_i + 2] = [parts[best_i] + parts[best_i + 1]]
+    return parts
 
 
 def load_tiktoken_ranks(path: str | os.PathLike[str]) -> dict[bytes, int]:
@@ -478,8 +495,31 @@ class ByteLevelBPETokenizer(Tokenizer):
         """The tokens of ``text`` in readable form (see ``id_to_token``)."""
         return [self.id_to_token(i) for i in self.encode(text, **kwargs)]
 
-    def encode_with_offsets(self, text: str):  # type: ignore[override]
-        raise NotImplementedError("offsets for byte-level BPE arrive with the explorers")
+    def encode_with_offsets(self, text: str, **kwargs: Any) -> list[Token]:  # type: ignore[override]
+        """Tokens with character offsets into ``text``.
+
+        A token that ends inside a multi-byte character (byte-level BPE can split one)
+        gets the span of the whole character, so neighbouring tokens can share a span,
+        as in Hugging Face ``tokenizers``.
+        """
+        ids = self.encode(text, **kwargs)
+        # Map each byte offset of the UTF-8 encoding to the index of its character.
+        char_of_byte: list[int] = []
+        for i, ch in enumerate(text):
+            char_of_byte.extend([i] * len(ch.encode("utf-8")))
+        char_of_byte.append(len(text))
+        out, pos = [], 0
+        for id_ in ids:
+            n = len(self._decoder[id_])
+            start = char_of_byte[pos]
+            end_byte = pos + n
+            # The end is the first character starting at or after end_byte.
+            end = char_of_byte[end_byte] if end_byte < len(char_of_byte) else len(text)
+            if end_byte < len(char_of_byte) - 1 and char_of_byte[end_byte - 1] == end:
+                end += 1  # the token ends inside character `end`
+            out.append(Token(id_, self.id_to_token(id_), start, max(end, start)))
+            pos = end_byte
+        return out
 
     # -- decoding -------------------------------------------------------------
 
@@ -493,6 +533,135 @@ class ByteLevelBPETokenizer(Tokenizer):
         """The text of ``ids``; bytes that are not valid UTF-8 become U+FFFD (``errors``
         is passed to ``bytes.decode``)."""
         return self.decode_bytes(ids).decode("utf-8", errors=errors)
+
+    # -- other formats ------------------------------------------------------
+
+    def merges_from_ranks(self) -> list[tuple[bytes, bytes]]:
+        """The merge list behind the rank table, in rank order.
+
+        Trained tokenizers know their merges. A tiktoken rank table does not list them,
+        but each multi-byte token is the merge of the two tokens that BPE with only the
+        lower-ranked tokens makes of its bytes (how Hugging Face converts tiktoken files).
+        """
+        self._require_trained()
+        if self._merges:
+            return self.merges
+        out = []
+        for b, r in sorted(self._ranks.items(), key=lambda x: x[1]):
+            if len(b) < 2:
+                continue
+            parts = _bpe_parts(b, self._ranks, max_rank=r)
+            if len(parts) != 2:
+                raise ValueError(f"token {b!r} (rank {r}) is not the merge of two lower-ranked tokens")
+            out.append((parts[0], parts[1]))
+        return out
+
+    def to_huggingface(self) -> dict[str, Any]:
+        """A Hugging Face ``tokenizer.json`` (as a dict) with the same behaviour:
+        ``Split`` on this pattern, then ``ByteLevel`` without its own regex, a BPE model
+        with the merges, and the special tokens as added tokens."""
+        self._require_trained()
+        t = bytes_to_unicode()
+
+        def u(b: bytes) -> str:
+            return "".join(t[x] for x in b)
+
+        vocab = {u(b): r for b, r in sorted(self._ranks.items(), key=lambda x: x[1])}
+        merges = [[u(a), u(b)] for a, b in self.merges_from_ranks()]
+        byte_level = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": False}
+        return {
+            "version": "1.0",
+            "truncation": None,
+            "padding": None,
+            "added_tokens": [
+                {"id": i, "content": s, "single_word": False, "lstrip": False, "rstrip": False,
+                 "normalized": False, "special": True}
+                for s, i in sorted(self._specials.items(), key=lambda x: x[1])
+            ],
+            "normalizer": None,
+            "pre_tokenizer": {
+                "type": "Sequence",
+                "pretokenizers": [
+                    {"type": "Split", "pattern": {"Regex": self.pattern}, "behavior": "Isolated", "invert": False},
+                    byte_level,
+                ],
+            },
+            "post_processor": None,
+            "decoder": byte_level,
+            "model": {
+                "type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
+                "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False,
+                "ignore_merges": False, "vocab": vocab, "merges": merges,
+            },
+        }
+
+    def save_huggingface(self, path: str | os.PathLike[str]) -> None:
+        """Write ``to_huggingface()`` to ``path``; ``tokenizers.Tokenizer.from_file(path)`` reads it."""
+        Path(path).write_text(json.dumps(self.to_huggingface(), ensure_ascii=False), encoding="utf-8")
+
+    def save_gpt2_files(self, vocab_json: str | os.PathLike[str], merges_txt: str | os.PathLike[str]) -> None:
+        """Write GPT-2's ``encoder.json``/``vocab.json`` and ``vocab.bpe``/``merges.txt`` formats."""
+        self._require_trained()
+        t = bytes_to_unicode()
+        u = lambda b: "".join(t[x] for x in b)  # noqa: E731
+        vocab = {u(b): r for b, r in sorted(self._ranks.items(), key=lambda x: x[1])}
+        vocab.update(self._specials)
+        Path(vocab_json).write_text(json.dumps(vocab, ensure_ascii=False), encoding="utf-8")
+        lines = ["#version: 0.2"] + [f"{u(a)} {u(b)}" for a, b in self.merges_from_ranks()]
+        Path(merges_txt).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    @classmethod
+    def from_gpt2_files(
+        cls,
+        vocab_json: str | os.PathLike[str],
+        merges_txt: str | os.PathLike[str],
+        *,
+        pattern: str = GPT2_PATTERN,
+    ) -> ByteLevelBPETokenizer:
+        """Load GPT-2-format files: ``vocab.json`` (token → id, tokens written with
+        ``bytes_to_unicode``) and ``merges.txt`` (one merge per line, after a
+        ``#version`` line). Entries of ``vocab.json`` that are neither a byte nor made
+        by a merge (GPT-2's ``<|endoftext|>``) become special tokens."""
+        decoder = {c: b for b, c in bytes_to_unicode().items()}
+
+        def to_bytes(s: str, where: str) -> bytes:
+            try:
+                return bytes(decoder[c] for c in s)
+            except KeyError as e:
+                raise TokenizerFileError(f"{where}: {s!r} has a character outside GPT-2's byte table ({e})") from None
+
+        try:
+            vocab = json.loads(Path(vocab_json).read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise TokenizerFileError(f"{str(vocab_json)!r} is not a JSON vocabulary: {e}") from None
+        if not isinstance(vocab, dict) or not all(isinstance(k, str) and type(v) is int for k, v in vocab.items()):
+            raise TokenizerFileError(f"{str(vocab_json)!r} must map token strings to int ids")
+        made = {bytes([i]) for i in range(256)}
+        merges_bytes: list[bytes] = []
+        for n, line in enumerate(Path(merges_txt).read_text(encoding="utf-8").splitlines(), 1):
+            if line.startswith("#version") or not line.strip():
+                continue
+            parts = line.split(" ")
+            if len(parts) != 2:
+                raise TokenizerFileError(f"{str(merges_txt)!r} line {n}: expected two tokens, got {line!r}")
+            a, b = (to_bytes(x, f"merges line {n}") for x in parts)
+            if a not in made or b not in made:
+                raise TokenizerFileError(f"{str(merges_txt)!r} line {n}: {line!r} uses a token no earlier merge made")
+            made.add(a + b)
+            merges_bytes.append(a + b)
+        ranks: dict[bytes, int] = {}
+        specials: dict[str, int] = {}
+        for s, i in vocab.items():
+            b = bytes(decoder[c] for c in s) if all(c in decoder for c in s) else None
+            if b is not None and b in made:
+                ranks[b] = i
+            else:
+                specials[s] = i
+        missing = made - set(ranks)
+        if missing:
+            raise TokenizerFileError(f"{str(vocab_json)!r} lacks tokens the merges make, e.g. {min(missing)!r}")
+        tok = cls.from_tiktoken(ranks, pattern=pattern, special_tokens=specials, name="gpt2_files")
+        return tok
 
     # -- files ----------------------------------------------------------------
 

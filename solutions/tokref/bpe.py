@@ -1,0 +1,238 @@
+"""Character-level BPE, as in Sennrich, Haddow and Birch (2016).
+
+Words are the whitespace-separated strings of the text. Each word is spelt as its
+characters followed by the end-of-word marker ``</w>``, so that ``low`` as a word and
+``low`` inside ``lower`` are different symbols once merged (``low</w>`` vs ``low``), and
+decoding knows where the spaces go. Training counts words, then learns merges with the
+rule of :mod:`tokref.merges` (ties: the lexicographically greatest pair of symbol
+strings; ``"</w>"`` compares as that string). Encoding applies the learned merges to
+each word in rank order: repeatedly merge the adjacent pair that was learnt earliest.
+
+Ids: the special tokens first (default: just ``<unk>``, for characters never seen in
+training), then the base symbols (the training characters in code-point order, then
+``</w>``), then one id per merge, in order.
+
+>>> tok = BPETokenizer().train({"low": 5, "lower": 2, "newest": 6, "widest": 3}, vocab_size=17)
+>>> [a + " " + b for a, b in tok.merges]  # three ties at 9, then two at 7
+['t </w>', 's t</w>', 'e st</w>', 'o w', 'l ow']
+>>> tok.tokenize("lowest")
+['low', 'est</w>']
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from .base import (
+    Token,
+    Tokenizer,
+    TokenizerFileError,
+    check_piece_list,
+    check_special_tokens,
+    check_texts,
+)
+from .merges import MergeStep, train_merges
+
+__all__ = ["EOW", "BPETokenizer", "word_counts", "apply_merges"]
+
+EOW = "</w>"
+
+
+def word_counts(texts: str | Iterable[str]) -> Counter[str]:
+    """Whitespace-separated words of ``texts`` with their counts.
+
+    >>> word_counts("the cat the")
+    Counter({'the': 2, 'cat': 1})
+    """
+    counts: Counter[str] = Counter()
+    for t in check_texts(texts):
+        counts.update(t.split())
+    return counts
+
+
+def apply_merges(symbols: Sequence[str], ranks: Mapping[tuple[str, str], int]) -> list[str]:
+    """Merge ``symbols`` with learnt merges: repeatedly the adjacent pair of lowest rank
+    (leftmost on a tie), until no adjacent pair was learnt.
+
+    >>> apply_merges(["l", "o", "w", "</w>"], {("l", "o"): 0, ("lo", "w"): 1})
+    ['low', '</w>']
+    """
+    word = list(symbols)
+    while len(word) > 1:
+        best = None
+        best_i = -1
+        for i in range(len(word) - 1):
+            r = ranks.get((word[i], word[i + 1]))
+            if r is not None and (best is None or r < best):
+                best, best_i = r, i
+        if best is None:
+            break
+        # Merge every occurrence of that pair, left to right: the same pair elsewhere in
+        # the word has the same rank, so it would be merged next anyway.
+        a, b = word[best_i], word[best_i + 1]
+        out: list[str] = []
+        i = 0
+        while i < len(word):
+            if i + 1 < len(word) and word[i] == a and word[i + 1] == b:
+                out.append(a + b)
+                i += 2
+            else:
+                out.append(word[i])
+                i += 1
+        word = out
+    return word
+
+
+class BPETokenizer(Tokenizer):
+    """Sennrich-style BPE over characters with an end-of-word marker ``</w>``."""
+
+    kind = "bpe"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._merges: list[tuple[str, str]] = []
+        self._ranks: dict[tuple[str, str], int] = {}
+        self._cache: dict[str, tuple[int, ...]] = {}
+        self.trace: list[MergeStep] | None = None
+
+    def train(
+        self,
+        texts: str | Iterable[str] | Mapping[str, int],
+        vocab_size: int,
+        *,
+        special_tokens: Sequence[str] = ("<unk>",),
+        progress: bool = False,
+        trace: bool = False,
+    ) -> BPETokenizer:
+        """Learn merges until the vocabulary has ``vocab_size`` entries (specials, base
+        symbols and merges), or no pair is left; returns ``self``.
+
+        ``texts`` is a string, an iterable of strings, or a ready ``{word: count}`` dict.
+        """
+        specials = check_special_tokens(special_tokens)
+        if isinstance(texts, Mapping):
+            counts = dict(texts)
+            for w, c in counts.items():
+                if not isinstance(w, str) or not w or any(ch.isspace() for ch in w):
+                    raise ValueError(f"word counts must have non-empty words without spaces; got {w!r}")
+                if isinstance(c, bool) or not isinstance(c, int) or c < 1:
+                    raise ValueError(f"word counts must be positive ints; got {w!r}: {c!r}")
+            if not counts:
+                raise ValueError("cannot train on an empty corpus: the word counts are empty")
+        else:
+            counts = word_counts(texts)
+            if not counts:
+                raise ValueError("the corpus has no words (only whitespace); pass some text")
+        base = sorted({ch for w in counts for ch in w} - set(specials)) + [EOW]
+        if EOW in specials:
+            raise ValueError(f"{EOW!r} is the end-of-word marker and cannot be a special token")
+        if isinstance(vocab_size, bool) or not isinstance(vocab_size, int):
+            raise TypeError(f"vocab_size must be int, not {type(vocab_size).__name__}")
+        need = len(specials) + len(base)
+        if vocab_size < need:
+            raise ValueError(
+                f"vocab_size = {vocab_size} is too small: {len(specials)} special tokens and "
+                f"{len(base)} base symbols (characters and {EOW!r}) need {need}"
+            )
+        symbols = [*specials, *base]
+        ids = {s: i for i, s in enumerate(symbols)}
+        words = Counter()
+        for w, c in counts.items():
+            words[(*(ids[ch] for ch in w), ids[EOW])] += c
+        steps: list[MergeStep] | None = [] if trace else None
+        merges = train_merges(words, symbols, vocab_size - need, progress=progress, trace=steps)
+        self.special_tokens = specials
+        self.trace = steps
+        self._set_state(symbols[: need], [(symbols[a], symbols[b]) for a, b in merges])
+        return self
+
+    def _set_state(self, base_vocab: list[str], merges: list[tuple[str, str]]) -> None:
+        pieces = list(base_vocab)
+        seen = set(pieces)
+        for a, b in merges:
+            if a not in seen or b not in seen:
+                raise ValueError(f"merge {(a, b)} uses a symbol no earlier merge made")
+            pieces.append(a + b)
+            seen.add(a + b)
+        # Two different merges can produce the same string ("ab"+"c", "a"+"bc"); the
+        # vocabulary keeps one id per string, the first.
+        unique = list(dict.fromkeys(pieces))
+        self._set_vocab(unique)
+        self._merges = list(merges)
+        self._ranks = {m: r for r, m in enumerate(merges)}
+        self._cache = {}
+
+    @property
+    def merges(self) -> list[tuple[str, str]]:
+        """The learnt merges, in order."""
+        self._require_trained()
+        return list(self._merges)
+
+    @property
+    def unk_id(self) -> int | None:
+        self._require_trained()
+        return self._ids.get("<unk>")
+
+    def _encode_word(self, word: str) -> tuple[int, ...]:
+        ids = self._cache.get(word)
+        if ids is None:
+            unk = self._ids.get("<unk>")
+            pieces = apply_merges([*word, EOW], self._ranks)
+            out = []
+            for p in pieces:
+                id_ = self._ids.get(p)
+                if id_ is None:
+                    # Only a single unseen character can be missing: merges only join
+                    # known symbols.
+                    if unk is None:
+                        raise ValueError(
+                            f"character {p!r} was not seen in training and this tokenizer "
+                            "has no '<unk>' token; retrain with '<unk>' among the special tokens"
+                        )
+                    id_ = unk
+                out.append(id_)
+            ids = tuple(out)
+            self._cache[word] = ids
+        return ids
+
+    def _encode_with_offsets(self, text: str) -> list[Token]:
+        out: list[Token] = []
+        pos = 0
+        for word in text.split():
+            start = text.index(word, pos)
+            pos = start + len(word)
+            offset = start
+            for id_ in self._encode_word(word):
+                piece = self._pieces[id_]
+                # A piece covers its characters, minus the marker; <unk> covers one.
+                n = 1 if id_ == self._ids.get("<unk>") else len(piece.removesuffix(EOW))
+                out.append(Token(id_, piece, offset, min(offset + n, pos)))
+                offset += n
+        return out
+
+    def _join(self, pieces: list[str]) -> str:
+        return "".join(p.replace(EOW, " ") for p in pieces).rstrip(" ")
+
+    def _to_config(self) -> dict[str, Any]:
+        n = len(self.special_tokens)
+        base_end = self._pieces.index(EOW) + 1
+        return {
+            "special_tokens": list(self.special_tokens),
+            "alphabet": self._pieces[n:base_end - 1],
+            "merges": [list(m) for m in self._merges],
+        }
+
+    def _from_config(self, config: dict[str, Any]) -> None:
+        specials = check_piece_list(config["special_tokens"], name="special_tokens")
+        alphabet = check_piece_list(config["alphabet"], name="alphabet")
+        merges = config["merges"]
+        if not isinstance(merges, list) or not all(
+            isinstance(m, list) and len(m) == 2 and all(isinstance(x, str) for x in m) for m in merges
+        ):
+            raise TokenizerFileError("'merges' must be a list of [str, str] pairs")
+        if any(len(c) != 1 for c in alphabet) or set(alphabet) & set(specials):
+            raise TokenizerFileError("'alphabet' must be single characters, none a special token")
+        self.special_tokens = tuple(specials)
+        self._set_state([*specials, *alphabet, EOW], [(a, b) for a, b in merges])
