@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
+from numbers import Integral
 from typing import Any, Protocol
 
 from .base import check_texts
@@ -84,17 +85,43 @@ def measure(tokenizer: SupportsEncode, texts: str | Iterable[str]) -> Tokenizati
 
     The unknown token is ``tokenizer.unk_id`` if the tokenizer has that attribute.
     """
+    if isinstance(tokenizer, (str, bytes, bytearray)):  # str has an encode() method too
+        raise TypeError(
+            f"tokenizer must be a tokenizer, not {type(tokenizer).__name__}; "
+            "the arguments are measure(tokenizer, texts)"
+        )
+    if isinstance(tokenizer, type):
+        raise TypeError(
+            f"tokenizer must be a trained tokenizer, not the class {tokenizer.__name__}; "
+            f"pass an instance, for example {tokenizer.__name__}().train(texts)"
+        )
     if not callable(getattr(tokenizer, "encode", None)):
         raise TypeError(
             f"tokenizer must have an encode(text) method; got {type(tokenizer).__name__}"
         )
-    texts = check_texts(texts)
-    vocab_size = tokenizer.vocab_size
+    try:
+        texts = check_texts(texts)
+    except ValueError:
+        raise ValueError(
+            "nothing to measure: texts holds no characters; pass at least one non-empty string"
+        ) from None
+    vocab_size = getattr(tokenizer, "vocab_size", None)  # NotTrainedError if untrained
+    if isinstance(vocab_size, bool) or not isinstance(vocab_size, Integral):
+        raise TypeError(
+            "tokenizer.vocab_size must be an int, the number of token ids; "
+            f"got {type(vocab_size).__name__}"
+        )
+    if vocab_size < 1:
+        raise ValueError(f"tokenizer.vocab_size must be at least 1, not {vocab_size}")
     unk = getattr(tokenizer, "unk_id", None)
     n_chars = n_bytes = n_words = n_tokens = n_unk = 0
     seen: set[int] = set()
     for t in texts:
         ids = tokenizer.encode(t)
+        if not isinstance(ids, list):
+            raise TypeError(
+                f"tokenizer.encode must return a list of int, not {type(ids).__name__}"
+            )
         n_chars += len(t)
         n_bytes += len(t.encode("utf-8"))
         n_words += len(t.split())
@@ -102,6 +129,13 @@ def measure(tokenizer: SupportsEncode, texts: str | Iterable[str]) -> Tokenizati
         if unk is not None:
             n_unk += sum(1 for i in ids if i == unk)
         seen.update(ids)
+    # Check the ids once each, not once per token: cheap even for a whole corpus.
+    for i in seen:
+        if isinstance(i, bool) or not isinstance(i, Integral) or not 0 <= i < vocab_size:
+            raise ValueError(
+                f"tokenizer.encode returned {i!r}, which is not a token id in "
+                f"0..{vocab_size - 1} (vocab_size = {vocab_size}); check the tokenizer"
+            )
     return TokenizationStats(
         n_chars=n_chars,
         n_bytes=n_bytes,

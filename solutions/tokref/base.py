@@ -21,6 +21,7 @@ import operator
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
+from numbers import Integral
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
@@ -137,13 +138,20 @@ def check_ids(ids: object, vocab_size: int, *, name: str = "ids") -> list[int]:
     >>> check_ids((1, 2), 3)
     [1, 2]
     """
-    if isinstance(ids, (str, bytes, bytearray)) or not isinstance(ids, Iterable):
-        raise TypeError(
-            f"{name} must be a list of int, not {type(ids).__name__}; "
-            "to decode one id, pass [id]"
-        )
+    not_a_list = TypeError(
+        f"{name} must be a list of int, not {type(ids).__name__}; "
+        "to decode one id, pass [id]"
+    )
+    if isinstance(ids, (str, bytes, bytearray)):
+        raise not_a_list
+    try:
+        # iter() rather than isinstance(ids, Iterable): a 0-d NumPy array claims to be
+        # iterable but cannot be iterated.
+        items = iter(ids)  # type: ignore[call-overload]
+    except TypeError:
+        raise not_a_list from None
     out = []
-    for i, x in enumerate(ids):
+    for i, x in enumerate(items):
         if isinstance(x, bool):
             raise TypeError(f"{name}[{i}] is a bool ({x}); token ids are int")
         try:
@@ -272,13 +280,23 @@ class Tokenizer:
     def id_to_token(self, id: int) -> str:
         """The vocabulary entry of ``id``."""
         self._require_trained()
+        if isinstance(id, bool) or not isinstance(id, Integral):
+            raise TypeError(
+                f"id must be int, not {type(id).__name__} ({id!r}); "
+                "for a list of ids use .decode(ids)"
+            )
         return self._pieces[check_ids([id], len(self._pieces), name="id")[0]]
 
     # -- encoding -------------------------------------------------------------
 
     def encode(self, text: str) -> list[int]:
         """Token ids of ``text``."""
-        return [t.id for t in self.encode_with_offsets(text)]
+        self._require_trained()
+        return self._encode(check_text(text))
+
+    def _encode(self, text: str) -> list[int]:
+        # Subclasses override this with a path that builds no Token objects.
+        return [t.id for t in self._encode_with_offsets(text)]
 
     def tokenize(self, text: str) -> list[str]:
         """The vocabulary pieces ``text`` is encoded to (``<unk>`` for unknowns)."""
@@ -328,6 +346,7 @@ class Tokenizer:
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write this tokenizer to ``path`` as JSON; read it back with ``tokref.load(path)``."""
         data = self.to_dict()
+        _check_path(path)
         Path(path).write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
 
     @classmethod
@@ -352,7 +371,11 @@ class Tokenizer:
             tok._from_config(config)
         except TokenizerFileError:
             raise
-        except (TypeError, ValueError, KeyError) as e:
+        except KeyError as e:
+            raise TokenizerFileError(
+                f"invalid {kind!r} tokenizer file: its 'config' has no {e.args[0]!r} entry"
+            ) from None
+        except (TypeError, ValueError) as e:
             raise TokenizerFileError(f"invalid {kind!r} tokenizer file: {e}") from None
         return tok
 
@@ -371,9 +394,23 @@ def _reject_constant(name: str) -> float:
     raise TokenizerFileError(f"not strict JSON: the file contains {name}")
 
 
-def _read_json(path: str | os.PathLike[str]) -> object:
+def _parse_float(s: str) -> float:
+    x = float(s)
+    if not math.isfinite(x):  # 1e999 parses to inf without going through parse_constant
+        raise TokenizerFileError(f"not strict JSON: the number {s[:20]} is not finite")
+    return x
+
+
+def _check_path(path: object) -> None:
     if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"path must be a str or os.PathLike, not {type(path).__name__}")
+        raise TypeError(
+            f"path must be a str or os.PathLike, not {type(path).__name__}; "
+            "pass a file name such as 'tokenizer.json'"
+        )
+
+
+def _read_json(path: str | os.PathLike[str]) -> object:
+    _check_path(path)
     p = Path(path)
     try:
         size = p.stat().st_size
@@ -392,13 +429,17 @@ def _read_json(path: str | os.PathLike[str]) -> object:
         )
     try:
         text = raw.decode("utf-8")
-        return json.loads(text, parse_constant=_reject_constant)
+        return json.loads(text, parse_constant=_reject_constant, parse_float=_parse_float)
+    except TokenizerFileError:
+        raise
     except UnicodeDecodeError as e:
         raise TokenizerFileError(f"{str(p)!r} is not UTF-8 text: {e}") from None
     except json.JSONDecodeError as e:
         raise TokenizerFileError(
             f"{str(p)!r} is not valid JSON ({e}); was it written by Tokenizer.save?"
         ) from None
+    except ValueError as e:  # e.g. an integer of more than 4300 digits
+        raise TokenizerFileError(f"{str(p)!r} is not a tokenizer file: {e}") from None
     except RecursionError:
         raise TokenizerFileError(f"{str(p)!r} is nested too deeply to be a tokenizer file") from None
 
@@ -443,6 +484,8 @@ def check_piece_list(value: object, *, name: str) -> list[str]:
     """For ``_from_config``: a JSON list of distinct strings."""
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise TokenizerFileError(f"{name!r} must be a list of strings")
+    if "" in value:
+        raise TokenizerFileError(f"{name!r} contains an empty string")
     if len(set(value)) != len(value):
         raise TokenizerFileError(f"{name!r} has repeated entries")
     return value

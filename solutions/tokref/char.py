@@ -86,6 +86,10 @@ def encode_chars(text: str, vocab: Mapping[str, int], *, unk_token: str = UNK) -
     """
     text = check_text(text)
     vocab = _check_vocab(vocab)
+    try:
+        return [vocab[ch] for ch in text]  # fast path: every character is known
+    except KeyError:
+        pass
     unk = vocab.get(unk_token)
     out = []
     for i, ch in enumerate(text):
@@ -155,8 +159,10 @@ class CharTokenizer(Tokenizer):
         special_tokens: Sequence[str] = DEFAULT_SPECIAL_TOKENS,
     ) -> CharTokenizer:
         """Build the vocabulary from ``texts`` (a string or an iterable of strings); returns ``self``."""
+        # Read `special_tokens` once: it may be an iterator.
+        special_tokens = check_special_tokens(special_tokens)
         vocab = build_char_vocab(texts, special_tokens)
-        self.special_tokens = tuple(special_tokens)
+        self.special_tokens = special_tokens
         self._set_vocab(list(vocab))
         return self
 
@@ -165,6 +171,11 @@ class CharTokenizer(Tokenizer):
         """The id of ``<unk>``, or ``None`` if this vocabulary has none."""
         self._require_trained()
         return self._ids.get(UNK)
+
+    def _encode(self, text: str) -> list[int]:
+        if UNK not in self._ids:  # the slow path says which character is missing, and the fix
+            return super()._encode(text)
+        return encode_chars(text, self._ids)
 
     def _encode_with_offsets(self, text: str) -> list[Token]:
         ids = encode_chars(text, self._ids)

@@ -47,7 +47,13 @@ def list_works(name: str = "shakespeare") -> tuple[Work, ...]:
 
 @lru_cache(maxsize=None)
 def _read(name: str, file: str, sha256: str) -> str:
-    data = (_corpus_dir(name) / file).read_bytes()
+    try:
+        data = (_corpus_dir(name) / file).read_bytes()
+    except FileNotFoundError:
+        raise FileNotFoundError(
+            f"corpus file {file!r} is missing; "
+            "restore it with `git checkout -- solutions/tokref/data`"
+        ) from None
     # A corpus file that differs from its manifest would silently change every number
     # in the book, so check it.
     if hashlib.sha256(data).hexdigest() != sha256:

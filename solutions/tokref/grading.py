@@ -48,6 +48,38 @@ def _short(x: Any, limit: int = 80) -> str:
     return r if len(r) <= limit else r[: limit - 3] + "..."
 
 
+class _NotPlain(Exception):
+    def __init__(self, bad: Any) -> None:
+        self.bad = bad
+
+
+def _tag(x: Any) -> tuple[type, Any]:
+    """A stand-in for a dict key or set member that compares its exact type as well as its
+    value, recursively through tuples and frozensets, so that ``True`` cannot stand for
+    ``1``, nor ``1.0`` for ``1``. Raises ``_NotPlain`` naming the first value that is not
+    plain hashable data (an object whose ``__eq__`` lies, a ``str`` subclass, ...)."""
+    t = type(x)
+    if t in _SCALARS:
+        return (t, x)
+    if t is tuple or t is frozenset:
+        return (t, t(_tag(i) for i in x))
+    raise _NotPlain(x)
+
+
+def _tags(
+    values: Any, *, name: str, what: str, exc: type[Exception] = AssertionError
+) -> dict[tuple[type, Any], Any]:
+    """``{_tag(v): v}`` for the keys or members of ``actual``; AssertionError if one is not plain."""
+    out = {}
+    for v in values:
+        try:
+            out[_tag(v)] = v
+        except _NotPlain as e:
+            where = "" if e.bad is v else f" (it holds {_short(e.bad)})"
+            raise exc(f"{name}: {what} {_short(v)}{where} is a {type(e.bad).__name__}") from None
+    return out
+
+
 def check_same(
     actual: Any,
     expected: Any,
@@ -97,28 +129,31 @@ def check_same(
             )
         return
     if te in (set, frozenset):
-        for x in actual:
-            if type(x) not in _SCALARS:
-                raise AssertionError(f"{name}: member {_short(x)} is a {type(x).__name__}")
-        missing, extra = expected - actual, actual - expected
+        # Compare exact types too: {True} must not pass for {1}.
+        a_tags = _tags(actual, name=name, what="member")
+        e_tags = _tags(expected, name="check_same: expected", what="member", exc=TypeError)
+        missing = [x for t, x in e_tags.items() if t not in a_tags]
+        extra = [x for t, x in a_tags.items() if t not in e_tags]
         if missing or extra:
             raise AssertionError(
                 f"{name}: missing {_short(sorted(missing, key=repr))}, "
                 f"unexpected {_short(sorted(extra, key=repr))}"
             )
         return
-    # dict
-    for k in actual:
-        if type(k) not in _SCALARS:
-            raise AssertionError(f"{name}: key {_short(k)} is a {type(k).__name__}")
-    missing = [k for k in expected if k not in actual]
-    extra = [k for k in actual if k not in expected]
+    # dict: keys are matched by exact type and value ({True: x} must not pass for {1: x});
+    # tuple keys (pair counts, merges) are plain data too.
+    a_tags = _tags(actual, name=name, what="key")
+    e_tags = _tags(expected, name="check_same: expected", what="key", exc=TypeError)
+    missing = [k for t, k in e_tags.items() if t not in a_tags]
+    extra = [k for t, k in a_tags.items() if t not in e_tags]
     if missing or extra:
         raise AssertionError(
             f"{name}: missing keys {_short(missing)}, unexpected keys {_short(extra)}"
         )
-    for k, e in expected.items():
-        check_same(actual[k], e, name=f"{name}[{k!r}]", rel_tol=rel_tol, abs_tol=abs_tol)
+    for t, k in e_tags.items():
+        check_same(
+            actual[a_tags[t]], expected[k], name=f"{name}[{k!r}]", rel_tol=rel_tol, abs_tol=abs_tol
+        )
 
 
 def check_against(
@@ -164,6 +199,10 @@ def random_text(rng: random.Random, *, max_len: int = 40, alphabet: str | None =
 
 def random_texts(seed: int, *, n: int = 5, max_len: int = 40, alphabet: str | None = None) -> list[str]:
     """``n`` random strings from ``random_text`` with generator seed ``seed``; at least one is non-empty."""
+    if n < 1 or max_len < 1:
+        raise ValueError(f"random_texts needs n >= 1 and max_len >= 1, not n={n}, max_len={max_len}")
+    if alphabet is not None and not alphabet:
+        raise ValueError("alphabet must be a non-empty str (or None for the default)")
     rng = random.Random(seed)
     texts = [random_text(rng, max_len=max_len, alphabet=alphabet) for _ in range(n)]
     if not any(texts):
@@ -203,6 +242,8 @@ def random_prose(rng: random.Random, *, n_words: int = 30) -> str:
 
 def random_corpus(seed: int, *, n_texts: int = 4, n_words: int = 30) -> list[str]:
     """``n_texts`` prose-like texts with seed ``seed``; at least one word in all."""
+    if n_texts < 1:
+        raise ValueError(f"random_corpus needs n_texts >= 1, not {n_texts}")
     rng = random.Random(seed)
     texts = [random_prose(rng, n_words=n_words) for _ in range(n_texts)]
     if not any(t.strip() for t in texts):

@@ -67,6 +67,8 @@ def split_words(text: str, *, lowercase: bool = False) -> list[str]:
     >>> split_words("To be", lowercase=True)
     ['to', 'be']
     """
+    if not isinstance(lowercase, bool):
+        raise TypeError(f"lowercase must be True or False, not {type(lowercase).__name__}")
     words = _WORD_RE.findall(check_text(text))
     # Lowercase after splitting, not before: `str.lower` can change a string's length
     # ('İ' becomes 'i' plus a combining dot), which would move the word boundaries.
@@ -175,6 +177,15 @@ def detokenize(words: Sequence[str]) -> str:
     >>> detokenize(['"', 'Stay', ',', '"', 'he', 'said', '(', 'softly', ')', '.'])
     '"Stay," he said (softly).'
     """
+    if isinstance(words, str) or not isinstance(words, Iterable):
+        raise TypeError(
+            f"words must be a list of str, not {type(words).__name__}; "
+            "to split a text into words use split_words(text)"
+        )
+    words = list(words)
+    for i, w in enumerate(words):
+        if not isinstance(w, str):
+            raise TypeError(f"words[{i}] must be str, not {type(w).__name__} ({w!r})")
     out: list[str] = []
     quote_open = False
     no_space_next = True
@@ -231,6 +242,8 @@ class WordTokenizer(Tokenizer):
         """
         if not isinstance(lowercase, bool):
             raise TypeError(f"lowercase must be bool, not {type(lowercase).__name__}")
+        # Read `special_tokens` once: it may be an iterator.
+        special_tokens = check_special_tokens(special_tokens)
         counts = count_words(texts, lowercase=lowercase)
         if not counts:
             raise ValueError(
@@ -244,7 +257,7 @@ class WordTokenizer(Tokenizer):
                 f"no word occurs at least min_freq = {min_freq} times; lower min_freq"
             )
         self.lowercase = lowercase
-        self.special_tokens = tuple(special_tokens)
+        self.special_tokens = special_tokens
         self._set_vocab(list(vocab))
         return self
 
@@ -253,6 +266,11 @@ class WordTokenizer(Tokenizer):
         """The id of ``<unk>``, or ``None`` if this vocabulary has none."""
         self._require_trained()
         return self._ids.get(UNK)
+
+    def _encode(self, text: str) -> list[int]:
+        if UNK not in self._ids:  # the slow path says which word is missing, and the fix
+            return super()._encode(text)
+        return encode_words(text, self._ids, lowercase=self.lowercase)
 
     def _encode_with_offsets(self, text: str) -> list[Token]:
         # As in split_words: match on the original text, then lowercase each match, so
