@@ -1,0 +1,98 @@
+"""Regenerate exercises/, the student notebooks, from source/ (``make exercises``).
+
+    python autograder/release.py             # every assignment of source/
+    python autograder/release.py chars ...   # only these
+
+For each assignment this runs nbgrader's own ``nbgrader generate_assignment <name> --force``
+in the course root (``nbgrader_config.py`` sends the output to ``exercises/``): it removes
+the solutions and hidden tests, locks the test cells, records the assignment in the
+gradebook (``gradebook.db``, needed to autograde it later) and writes
+``exercises/<name>/``. Folders of ``exercises/`` without a ``source/`` assignment are
+removed when every assignment is regenerated.
+
+nbgrader 0.9.6's output depends only on the source notebook (no timestamps, no paths;
+the cell ids are those of the source), so ``exercises/`` is reproducible byte for byte,
+which ``tests/test_exercises.py`` checks. ``normalise`` makes sure of it: it rewrites
+every generated notebook in nbformat's canonical JSON (indent 1, sorted keys, UTF-8,
+final newline) without a Python version in its metadata, and sets file modes to 644.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def nbgrader_env() -> dict[str, str]:
+    """The environment for nbgrader: its helper ``alembic`` must be on PATH, so put this
+    interpreter's bin/ first (``.venv/bin/python autograder/...`` works without activating)."""
+    env = dict(os.environ)
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+    return env
+
+
+def nbgrader(*args: str, root: Path = ROOT, check: bool = True) -> subprocess.CompletedProcess:
+    """Run ``nbgrader <args>`` in the course root with this interpreter; its log goes to stderr."""
+    cmd = [sys.executable, "-m", "nbgrader", *args]
+    proc = subprocess.run(cmd, cwd=root, env=nbgrader_env(), text=True,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if check and proc.returncode != 0:
+        sys.stderr.write(proc.stdout)
+        raise SystemExit(f"failed ({proc.returncode}): nbgrader {' '.join(args)}")
+    return proc
+
+
+def source_assignments(root: Path = ROOT) -> list[str]:
+    """Names of the assignments: the folders of source/ that hold a notebook."""
+    return sorted(p.name for p in (root / "source").iterdir()
+                  if p.is_dir() and any(p.glob("*.ipynb")))
+
+
+def normalise(folder: Path) -> None:
+    """Canonical bytes and modes for every generated file (see the module docstring)."""
+    for path in sorted(folder.rglob("*")):
+        if path.is_dir():
+            path.chmod(0o755)
+            continue
+        if path.suffix == ".ipynb":
+            nb = json.loads(path.read_text(encoding="utf-8"))
+            # What a kernel would add (versions of Python) is not part of the assignment.
+            nb.get("metadata", {}).get("language_info", {}).pop("version", None)
+            text = json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+            path.chmod(0o644)  # nbgrader may have made it read-only
+            path.write_text(text, encoding="utf-8")
+        path.chmod(0o644)
+
+
+def release(assignments: list[str], root: Path = ROOT) -> None:
+    out = root / "exercises"
+    for name in assignments:
+        if not (root / "source" / name).is_dir():
+            raise SystemExit(f"no assignment {name!r}: source/{name}/ does not exist")
+        nbgrader("generate_assignment", name, "--force", root=root)
+        normalise(out / name)
+        print(f"exercises/{name}/ regenerated from source/{name}/")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("assignments", nargs="*", help="default: every assignment of source/")
+    args = parser.parse_args(argv)
+    everything = source_assignments()
+    release(args.assignments or everything)
+    if not args.assignments:
+        out = ROOT / "exercises"
+        for stale in sorted(p for p in out.iterdir() if p.is_dir() and p.name not in everything):
+            shutil.rmtree(stale)
+            print(f"exercises/{stale.name}/ removed: source/{stale.name}/ is gone")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,171 @@
+"""The nbgrader assignments: source/ is sound, and exercises/ is exactly what nbgrader
+generates from it, with nothing of the solutions or hidden tests left in it."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import tokref.char
+import tokref.word
+from conftest import ROOT
+
+SOURCE = sorted((ROOT / "source").glob("*/*.ipynb"))
+EXERCISES = ROOT / "exercises"
+FORBIDDEN = ["BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS", "tokref"]
+# The module of the reference solution of each assignment.
+REFERENCE = {"chars": tokref.char, "words": tokref.word}
+
+
+def load(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def nbgrader_meta(cell: dict) -> dict:
+    return cell["metadata"].get("nbgrader", {})
+
+
+def source(cell: dict) -> str:
+    return "".join(cell["source"])
+
+
+def test_there_are_assignments():
+    assert [p.parent.name for p in SOURCE] == sorted(REFERENCE)
+    for nb in SOURCE:
+        assert nb.stem == nb.parent.name, f"{nb}: name the notebook after its assignment"
+
+
+def nbgrader(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    # nbgrader runs `alembic`, which is next to this interpreter.
+    env = {**os.environ, "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])}
+    return subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True)
+
+
+# ---------------------------------------------------------------------------------------
+# exercises/
+# ---------------------------------------------------------------------------------------
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.slow
+def test_exercises_are_what_nbgrader_generates(course):
+    proc = subprocess.run([sys.executable, "autograder/release.py"], cwd=course,
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    fresh, committed = files(course / "exercises"), files(EXERCISES)
+    stale = sorted(set(fresh) ^ set(committed)) + sorted(
+        name for name in set(fresh) & set(committed) if fresh[name] != committed[name])
+    assert not stale, (
+        f"exercises/ is out of date with source/ ({', '.join(stale)}): run `make exercises`"
+    )
+
+
+def test_exercises_hold_no_solution_and_no_hidden_test():
+    found = [
+        f"{name}: {word!r}"
+        for name, data in files(EXERCISES).items()
+        for word in FORBIDDEN
+        if word.lower() in data.decode("utf-8", errors="replace").lower()
+    ]
+    assert not found, "exercises/ leaks " + "; ".join(found) + " (run `make exercises`)"
+
+
+# ---------------------------------------------------------------------------------------
+# source/
+# ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", SOURCE, ids=lambda p: p.parent.name)
+def test_source_notebook_is_committed_without_outputs(path):
+    for cell in load(path)["cells"]:
+        if cell["cell_type"] == "code":
+            assert cell["outputs"] == [] and cell["execution_count"] is None, (
+                f"{path.name}, cell {cell.get('id')}: clear the outputs before committing"
+            )
+    assert "version" not in load(path)["metadata"].get("language_info", {})
+
+
+def test_grade_ids_are_unique_across_the_course():
+    ids = [nbgrader_meta(c)["grade_id"] for p in SOURCE for c in load(p)["cells"]
+           if nbgrader_meta(c)]
+    assert len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})
+    for gid in ids:
+        assert re.fullmatch(r"[a-z]+(-[a-z0-9]+)+", gid), f"grade_id {gid!r}: use <assignment>-<part>-..."
+
+
+@pytest.mark.parametrize("path", SOURCE, ids=lambda p: p.parent.name)
+def test_graded_cells(path):
+    """Every graded cell is a locked test cell that starts with a docstring saying what it
+    checks, has visible tests and hidden tests, and its points are those of the intro's table."""
+    cells = load(path)["cells"]
+    tested, function = [], None
+    for cell in cells:
+        meta = nbgrader_meta(cell)
+        if meta.get("solution"):
+            assert "### BEGIN SOLUTION" in source(cell) and "### END SOLUTION" in source(cell)
+            head = source(cell).split("### BEGIN SOLUTION")[0]
+            function = re.search(r"^def (\w+)\(", head, re.M).group(1)
+            assert '"""' in head, f"{function}: put the docstring before ### BEGIN SOLUTION"
+        if not meta.get("grade"):
+            continue
+        text = source(cell)
+        assert meta["locked"] and not meta["solution"] and cell["cell_type"] == "code"
+        assert re.match(r'"""\S.*"""\n', text), f"{meta['grade_id']}: start with a one-line docstring"
+        visible, _, hidden = text.partition("### BEGIN HIDDEN TESTS")
+        assert "assert" in visible and "tokref" not in visible, meta["grade_id"]
+        assert hidden.rstrip().endswith("### END HIDDEN TESTS"), meta["grade_id"]
+        assert "check_against(" in hidden, f"{meta['grade_id']}: compare with the reference"
+        tested.append((function, meta["points"]))
+    intro = source(cells[0])
+    table = [(name, int(points)) for name, points
+             in re.findall(r"^\| \d+ \| `(\w+)\(.*\| (\d+) \|$", intro, re.M)]
+    assert tested == table, "the points of the test cells differ from the intro's table"
+    assert sum(points for _, points in tested) == 10
+
+
+def functions(path: Path) -> dict:
+    """The functions the setup and solution cells of a notebook define (run in-process)."""
+    namespace: dict = {}
+    for cell in load(path)["cells"]:
+        meta = nbgrader_meta(cell)
+        if cell["cell_type"] == "code" and not meta.get("grade"):
+            exec(compile(source(cell), f"{path.name}:{meta.get('grade_id')}", "exec"), namespace)
+    return {k: v for k, v in namespace.items() if inspect.isfunction(v)}
+
+
+def parameters(f) -> list[tuple]:
+    return [(p.name, p.kind, p.default) for p in inspect.signature(f).parameters.values()]
+
+
+@pytest.mark.parametrize("folder", ["source", "exercises"])
+@pytest.mark.parametrize("assignment", sorted(REFERENCE))
+def test_functions_have_the_reference_signatures(folder, assignment):
+    found = functions(ROOT / folder / assignment / f"{assignment}.ipynb")
+    assert found, "no function found"
+    for name, f in found.items():
+        reference = getattr(REFERENCE[assignment], name)
+        assert parameters(f) == parameters(reference), name
+        assert f.__doc__, f"{name} needs a docstring that students see"
+
+
+@pytest.mark.slow
+def test_source_notebooks_pass_validate_and_stubs_fail_every_test():
+    proc = nbgrader("validate", *map(str, SOURCE))
+    assert proc.stdout.count("Success! Your notebook passes all the tests.") == len(SOURCE), (
+        proc.stdout + proc.stderr)
+    stubs = [str(EXERCISES / p.parent.name / p.name) for p in SOURCE]
+    proc = nbgrader("validate", "--invert", *stubs)
+    assert proc.stdout.count("Success! The notebook does not pass any tests.") == len(SOURCE), (
+        proc.stdout + proc.stderr)

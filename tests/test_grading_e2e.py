@@ -1,0 +1,295 @@
+"""The whole grading pipeline on a throw-away copy of the course, with submissions that
+go right and wrong in every way we know, and exact scores.
+
+``autograder/release.py`` generates the assignments, the submissions are written to
+``submitted/`` (chars) and to an LMS-style ``downloaded/words/archive/`` (words), then
+``autograder/grade.py`` runs nbgrader's collect, autograde, generate_feedback and export
+on them, and the tests read ``grades.csv``, ``grading-report.csv`` and ``feedback/``.
+One grading run serves all the checks (about 90 s on 2 cores).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import copy_course
+
+pytestmark = pytest.mark.slow
+
+TIMEOUT = 5  # seconds per cell while grading, so the endless loops end quickly
+
+# ---------------------------------------------------------------------------------------
+# Submissions: the student notebook of exercises/ with solution cells filled in.
+# ---------------------------------------------------------------------------------------
+
+
+def solutions(source_nb: dict) -> dict[str, str]:
+    """The instructor's code of each solution cell, markers removed."""
+    out = {}
+    for cell in source_nb["cells"]:
+        meta = cell["metadata"].get("nbgrader", {})
+        if meta.get("solution") and cell["cell_type"] == "code":
+            src = "".join(cell["source"])
+            out[meta["grade_id"]] = "\n".join(
+                line for line in src.splitlines() if "### BEGIN SOLUTION" not in line
+                and "### END SOLUTION" not in line)
+    return out
+
+
+def submission(student_nb: dict, code: dict[str, str]) -> dict:
+    """A copy of the student notebook with the solution cells of ``code`` replaced."""
+    nb = json.loads(json.dumps(student_nb))
+    for cell in nb["cells"]:
+        gid = cell["metadata"].get("nbgrader", {}).get("grade_id")
+        if gid in code:
+            cell["source"] = code[gid]
+    assert set(code) <= {c["metadata"].get("nbgrader", {}).get("grade_id") for c in nb["cells"]}
+    return nb
+
+
+CHARS_WRONG_ENCODE = '''
+def encode_chars(text, vocab, *, unk_token="<unk>"):
+    return [vocab[ch] for ch in text if ch in vocab]  # drops unknown characters
+'''
+CHARS_LOOKALIKE_DECODE = '''
+class Anything:
+    def __eq__(self, other):
+        return True
+
+def decode_chars(ids, vocab):
+    return Anything()  # equal to everything, but not a str
+'''
+CHARS_DIES = '''
+import os
+os._exit(1)
+'''
+CHARS_LOOPS = '''
+def encode_chars(text, vocab, *, unk_token="<unk>"):
+    while True:
+        pass
+'''
+CHARS_STUCK = '''
+def encode_chars(text, vocab, *, unk_token="<unk>"):
+    return sum(range(10**18))  # a loop in C: an interrupt cannot stop it
+'''
+CHARS_PRINTS = '''
+print("x" * 3_000_000)          # one line of 3 MB
+for i in range(300_000):        # and 300,000 lines
+    print(i)
+'''
+WORDS_COUNTER = '''
+from collections import Counter
+
+def count_words(texts, *, lowercase=False):
+    if isinstance(texts, str):
+        texts = [texts]
+    return Counter(w for t in texts for w in split_words(t, lowercase=lowercase))
+'''
+WORDS_TIES_BY_ORDER = '''
+def build_word_vocab(counts, *, vocab_size=None, min_freq=1, special_tokens=DEFAULT_SPECIAL_TOKENS):
+    vocab = {t: i for i, t in enumerate(special_tokens)}
+    words = sorted((w for w in counts if counts[w] >= min_freq and w not in vocab),
+                   key=lambda w: -counts[w])  # ties stay in the order of counts
+    if vocab_size is not None:
+        words = words[: vocab_size - len(special_tokens)]
+    for w in words:
+        vocab[w] = len(vocab)
+    return vocab
+'''
+WORDS_NUMPY_FLOAT = '''
+import numpy as np
+
+def oov_rate(text, vocab, *, lowercase=False):
+    words = split_words(text, lowercase=lowercase)
+    return np.float64(sum(w not in vocab for w in words) / len(words)) if words else np.float64(0)
+'''
+
+
+def chars_submissions(full: dict[str, str]) -> dict[str, tuple[dict[str, str], str]]:
+    """student -> (solution cells, what is expected); the expected scores are in EXPECTED."""
+    return {
+        "full": (full, "every part right"),
+        "stub": ({}, "nothing done"),
+        # Part 1 and 4 right (3 + 2), part 2 wrong, part 3 a look-alike.
+        "partial": ({**full, "chars-encode": CHARS_WRONG_ENCODE,
+                     "chars-decode": CHARS_LOOKALIKE_DECODE}, "parts 1 and 4"),
+        # Parts 1 and 2 right (3 + 3), then the kernel dies in part 3's cell.
+        "dead": ({**full, "chars-decode": CHARS_DIES}, "parts 1 and 2"),
+        # Part 2's tests time out (interrupted); parts 1, 3, 4 right (3 + 2 + 2).
+        "loop": ({**full, "chars-encode": CHARS_LOOPS}, "parts 1, 3 and 4"),
+        # Part 2's tests time out and cannot be interrupted: only part 1 (3).
+        "stuck": ({**full, "chars-encode": CHARS_STUCK}, "part 1"),
+        # Everything right, with megabytes of output.
+        "print": ({**full, "chars-build-vocab": full["chars-build-vocab"] + "\n" + CHARS_PRINTS},
+                  "every part right"),
+    }
+
+
+def words_submissions(full: dict[str, str]) -> dict[str, tuple[dict[str, str], str]]:
+    return {
+        "full": (full, "every part right"),
+        "stub": ({}, "nothing done"),
+        # Parts 1 and 4 right (2 + 2); a Counter, ties in dict order, a NumPy float.
+        "partial": ({**full, "words-count": WORDS_COUNTER, "words-build-vocab": WORDS_TIES_BY_ORDER,
+                     "words-oov-rate": WORDS_NUMPY_FLOAT}, "parts 1 and 4"),
+    }
+
+
+# (assignment, student) -> (score, status)
+EXPECTED = {
+    ("chars", "full"): (10, "graded"),
+    ("chars", "stub"): (0, "graded"),
+    ("chars", "partial"): (5, "graded"),
+    ("chars", "dead"): (6, "kernel died"),
+    ("chars", "loop"): (7, "timed out"),
+    ("chars", "stuck"): (3, "kernel died"),
+    ("chars", "print"): (10, "output truncated"),
+    ("chars", "renamed"): (0, "failed"),
+    ("chars", "corrupt"): (0, "failed"),
+    ("chars", "empty"): (None, "missing from gradebook"),
+    ("words", "full"): (10, "graded"),
+    ("words", "stub"): (0, "graded"),
+    ("words", "partial"): (4, "graded"),
+}
+
+
+def write_nb(path: Path, nb: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def run(cmd: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+    print(proc.stdout)
+    print(proc.stderr[-20_000:], file=sys.stderr)
+    return proc
+
+
+def grade_everything(course: Path) -> dict:
+    """Generate, submit, and run grade.py once; what the checks below read."""
+    python = sys.executable
+    assert run([python, "autograder/release.py"], course).returncode == 0
+
+    def load(path: Path) -> dict:
+        return json.loads(path.read_text(encoding="utf-8"))
+
+    # chars: straight into submitted/, as `nbgrader collect` would put them.
+    student_nb = load(course / "exercises/chars/chars.ipynb")
+    full = solutions(load(course / "source/chars/chars.ipynb"))
+    for student, (code, _) in chars_submissions(full).items():
+        write_nb(course / f"submitted/{student}/chars/chars.ipynb", submission(student_nb, code))
+    # A notebook under another name (nbgrader knows none), one that is not JSON, and a
+    # folder without notebooks.
+    write_nb(course / "submitted/renamed/chars/chars (1).ipynb", submission(student_nb, full))
+    (course / "submitted/corrupt/chars").mkdir(parents=True)
+    (course / "submitted/corrupt/chars/chars.ipynb").write_text('{"cells": [', encoding="utf-8")
+    (course / "submitted/empty/chars").mkdir(parents=True)
+    (course / "submitted/empty/chars/notes.txt").write_text("I could not do it\n")
+
+    # words: as downloaded from an LMS, <student>_<notebook>.ipynb, for `nbgrader zip_collect`.
+    student_nb = load(course / "exercises/words/words.ipynb")
+    full = solutions(load(course / "source/words/words.ipynb"))
+    for student, (code, _) in words_submissions(full).items():
+        write_nb(course / f"downloaded/words/archive/{student}_words.ipynb",
+                 submission(student_nb, code))
+
+    # One run for both: `--collect zip` collects words (chars has nothing to unzip).
+    start = time.perf_counter()
+    proc = run([python, "autograder/grade.py", f"--timeout={TIMEOUT}", "--collect=zip", "--quiet"],
+               course)
+    seconds = time.perf_counter() - start
+
+    with open(course / "grading-report.csv", encoding="utf-8") as f:
+        report = {(r["assignment"], r["student"]): r for r in csv.DictReader(f)}
+    with open(course / "grades.csv", encoding="utf-8") as f:
+        grades = {(r["assignment"], r["student_id"]): r for r in csv.DictReader(f)}
+    one = float(report[("chars", "full")]["seconds"])
+    print(f"\ngrade.py, 13 submissions of 2 assignments: {seconds:.1f} s; "
+          f"autograding one notebook (chars, full): {one:.1f} s")
+    return {"course": course, "report": report, "grades": grades,
+            "returncode": proc.returncode}
+
+
+def check_every_submission_is_in_the_report_with_its_exact_score(graded):
+    report = graded["report"]
+    assert set(report) == set(EXPECTED)
+    got = {key: (None if row["score"] == "" else float(row["score"]), row["status"])
+           for key, row in report.items()}
+    assert got == EXPECTED, "\n".join(
+        f"{key}: expected {EXPECTED[key]}, got {got[key]} ({report[key]['details']})"
+        for key in EXPECTED if got[key] != EXPECTED[key])
+    for key, row in report.items():
+        if row["score"]:
+            assert row["max_score"] == "10", (key, row)
+
+
+def check_grades_csv_agrees_with_the_report(graded):
+    for (assignment, student), (score, _) in EXPECTED.items():
+        row = graded["grades"].get((assignment, student))
+        if score is None:  # never graded, so nbgrader does not know the student
+            assert row is None
+        else:
+            assert float(row["score"]) == score, (assignment, student, row)
+            assert float(row["max_score"]) == 10
+
+
+def check_report_names_what_went_wrong(graded):
+    report = graded["report"]
+    assert "chars-decode" in report[("chars", "dead")]["details"]
+    assert "timed out in chars.ipynb, cell chars-encode-tests" in report[("chars", "loop")]["details"]
+    assert "could not be interrupted" in report[("chars", "stuck")]["details"]
+    assert "output truncated in chars.ipynb, cell chars-build-vocab" in report[("chars", "print")]["details"]
+    assert "No notebooks found" in report[("chars", "renamed")]["details"]
+    assert "Error" in report[("chars", "corrupt")]["details"]
+    # The exit status says that some submissions need the instructor (renamed, empty).
+    assert graded["returncode"] == 1
+    md = (graded["course"] / "grading-report.md").read_text(encoding="utf-8")
+    for student in ("dead", "loop", "stuck", "print", "renamed", "corrupt", "empty"):
+        assert f"| chars | {student} |" in md
+
+
+def check_feedback_for_every_graded_submission(graded):
+    course = graded["course"]
+    for (assignment, student), (score, status) in EXPECTED.items():
+        html = course / f"feedback/{student}/{assignment}/{assignment}.html"
+        if status in ("failed", "missing from gradebook"):
+            assert not html.exists()
+            continue
+        assert html.exists(), html
+        assert graded["report"][(assignment, student)]["feedback"] == html.relative_to(course).as_posix()
+    # The feedback tells the student why the points are missing.
+    dead = (course / "feedback/dead/chars/chars.html").read_text(encoding="utf-8")
+    assert "the kernel died while running this cell" in dead
+    assert "not run: the kernel died while running cell" in dead
+
+
+def check_stub_is_graded_zero_with_a_readable_reason(graded):
+    html = (graded["course"] / "feedback/stub/chars/chars.html").read_text(encoding="utf-8")
+    assert "NotImplementedError" in html
+    assert "replace this line with your code" in html
+
+
+def check_output_is_cut_in_the_autograded_notebook(graded):
+    nb = json.loads((graded["course"] / "autograded/print/chars/chars.ipynb").read_text(encoding="utf-8"))
+    cell = next(c for c in nb["cells"] if c["id"] == "chars-build-vocab")
+    text = "".join("".join(o.get("text", "")) for o in cell["outputs"])
+    assert len(text) < 200_000
+    assert text.rstrip().endswith("... Output truncated ...")
+
+
+def test_grading_end_to_end(tmp_path):
+    # One test, so that pytest-xdist never runs the (minute-long) grading twice.
+    graded = grade_everything(copy_course(tmp_path / "course"))
+    check_every_submission_is_in_the_report_with_its_exact_score(graded)
+    check_grades_csv_agrees_with_the_report(graded)
+    check_report_names_what_went_wrong(graded)
+    check_feedback_for_every_graded_submission(graded)
+    check_stub_is_graded_zero_with_a_readable_reason(graded)
+    check_output_is_cut_in_the_autograded_notebook(graded)
