@@ -125,6 +125,13 @@ class BPETokenizer(Tokenizer):
             counts = word_counts(texts)
             if not counts:
                 raise ValueError("the corpus has no words (only whitespace); pass some text")
+        marked = next((w for w in counts if EOW in w), None)
+        if marked is not None:
+            # A merge of its characters would make a piece that decodes as a word end.
+            raise ValueError(
+                f"the word {marked!r} contains the end-of-word marker {EOW!r}, which "
+                "training text cannot contain; remove or replace it"
+            )
         base = sorted({ch for w in counts for ch in w} - set(specials)) + [EOW]
         if EOW in specials:
             raise ValueError(f"{EOW!r} is the end-of-word marker and cannot be a special token")

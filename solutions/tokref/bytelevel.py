@@ -37,6 +37,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Mapping
 from functools import lru_cache
 from importlib import resources
+from numbers import Integral
 from pathlib import Path
 from typing import Any, Literal
 
@@ -201,6 +202,8 @@ def load_tiktoken_ranks(path: str | os.PathLike[str]) -> dict[bytes, int]:
         try:
             tok, rank = line.split()
             ranks[base64.b64decode(tok, validate=True)] = int(rank)
+            if int(rank) < 0:
+                raise ValueError
         except ValueError:
             raise TokenizerFileError(
                 f"{str(p)!r} line {n} is not 'base64-token rank': {line[:80]!r}"
@@ -260,12 +263,19 @@ class ByteLevelBPETokenizer(Tokenizer):
 
     def _compile(self) -> None:
         self._pat = regex.compile(self.pattern)
-        self._special_re = (
-            regex.compile("|".join(map(regex.escape, sorted(self._specials, key=len, reverse=True))))
-            if self._specials
-            else None
-        )
+        self._findall = _pieces_finder(self._pat)
+        self._special_re = _specials_regex(self._specials) if self._specials else None
+        # Regexes for subsets of the special tokens (allowed_special / disallowed_special).
+        self._subset_res: dict[frozenset[str], regex.Pattern[str]] = {}
         self._cache: dict[str, tuple[int, ...]] = {}
+
+    def _subset_regex(self, tokens: frozenset[str]) -> regex.Pattern[str]:
+        r = self._subset_res.get(tokens)
+        if r is None:
+            if len(self._subset_res) >= 64:
+                self._subset_res.clear()
+            r = self._subset_res[tokens] = _specials_regex(tokens)
+        return r
 
     def _set_tables(
         self,
@@ -273,8 +283,19 @@ class ByteLevelBPETokenizer(Tokenizer):
         special_tokens: Mapping[str, int],
         merges: list[tuple[int, int]],
     ) -> None:
+        for s, i in special_tokens.items():
+            if isinstance(i, bool) or not isinstance(i, int) or i < 0:
+                raise ValueError(f"special token {s!r} has id {i!r}; ids must be int >= 0")
         n = max(ranks.values(), default=-1) + 1
-        decoder: list[bytes | None] = [None] * max(n, max(special_tokens.values(), default=-1) + 1)
+        size = max(n, max(special_tokens.values(), default=-1) + 1)
+        # The decoder is a list indexed by id: refuse ids far beyond the number of tokens
+        # (a corrupt or hostile file could otherwise ask for a list of 10**12 entries).
+        if size > 2 * (len(ranks) + len(special_tokens)) + 1024:
+            raise ValueError(
+                f"token ids run up to {size - 1:,} but there are only "
+                f"{len(ranks) + len(special_tokens):,} tokens; ids must be nearly contiguous"
+            )
+        decoder: list[bytes | None] = [None] * size
         for b, r in ranks.items():
             decoder[r] = b
         for s, i in special_tokens.items():
@@ -421,6 +442,11 @@ class ByteLevelBPETokenizer(Tokenizer):
     def decode_single_token_bytes(self, id: int) -> bytes:
         """The bytes of one token (tiktoken's name)."""
         self._require_trained()
+        if isinstance(id, bool) or not isinstance(id, Integral):
+            raise TypeError(
+                f"id must be int, not {type(id).__name__} ({id!r}); "
+                "for a list of ids use .decode(ids)"
+            )
         return self._decoder[check_ids([id], len(self._decoder), name="id")[0]]
 
     # -- encoding -------------------------------------------------------------
@@ -433,7 +459,7 @@ class ByteLevelBPETokenizer(Tokenizer):
     def _encode_chunk(self, text: str) -> list[int]:
         out: list[int] = []
         cache, ranks = self._cache, self._ranks
-        for piece in self._pat.findall(text):
+        for piece in self._findall(text):
             ids = cache.get(piece)
             if ids is None:
                 ids = tuple(bpe_encode_piece(piece.encode("utf-8"), ranks))
@@ -466,25 +492,29 @@ class ByteLevelBPETokenizer(Tokenizer):
         unknown = (allowed | disallowed) - set(self._specials)
         if unknown:
             raise ValueError(f"not special tokens of this tokenizer: {sorted(unknown)}")
+        # As tiktoken: refuse if any disallowed special token occurs anywhere in the text
+        # (even overlapping another special token), then cut the text at the leftmost
+        # occurrences of *allowed* special tokens.
         if disallowed and self._special_re is not None:
-            for m in self._special_re.finditer(text):
-                if m.group() in disallowed:
-                    raise ValueError(
-                        f"Encountered text corresponding to disallowed special token {m.group()!r}.\n"
-                        f"If you want this text to be encoded as a special token, pass it to "
-                        f"`allowed_special`, e.g. `allowed_special={{{m.group()!r}, ...}}`.\n"
-                        f"If you want this text to be encoded as normal text, disable the check "
-                        f"for this token by passing `disallowed_special=(enc.special_tokens_set - "
-                        f"{{{m.group()!r}}})`.\n"
-                        "To disable this check for all special tokens, pass `disallowed_special=()`."
-                    )
+            m = self._subset_regex(frozenset(disallowed)).search(text)
+            if m is not None:
+                raise ValueError(
+                    f"Encountered text corresponding to disallowed special token {m.group()!r}.\n"
+                    f"If you want this text to be encoded as a special token, pass it to "
+                    f"`allowed_special`, e.g. `allowed_special={{{m.group()!r}, ...}}`.\n"
+                    f"If you want this text to be encoded as normal text, disable the check "
+                    f"for this token by passing `disallowed_special=(enc.special_tokens_set - "
+                    f"{{{m.group()!r}}})`.\n"
+                    "To disable this check for all special tokens, pass `disallowed_special=()`."
+                )
         if not allowed or self._special_re is None:
             return self._encode_chunk(text)
+        allowed_re = (
+            self._special_re if len(allowed) == len(self._specials) else self._subset_regex(frozenset(allowed))
+        )
         out: list[int] = []
         start = 0
-        for m in self._special_re.finditer(text):
-            if m.group() not in allowed:
-                continue
+        for m in allowed_re.finditer(text):
             out.extend(self._encode_chunk(text[start : m.start()]))
             out.append(self._specials[m.group()])
             start = m.end()
@@ -567,6 +597,10 @@ class ByteLevelBPETokenizer(Tokenizer):
             return "".join(t[x] for x in b)
 
         vocab = {u(b): r for b, r in sorted(self._ranks.items(), key=lambda x: x[1])}
+        # The special tokens go in the model's vocab too (as in GPT-2's tokenizer.json):
+        # tokenizers gives an added token that is not in the vocab the next free id,
+        # ignoring its "id", which is wrong when the ids have holes (cl100k_base).
+        vocab.update(self._specials)
         merges = [[u(a), u(b)] for a, b in self.merges_from_ranks()]
         byte_level = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": False}
         return {
@@ -582,7 +616,7 @@ class ByteLevelBPETokenizer(Tokenizer):
             "pre_tokenizer": {
                 "type": "Sequence",
                 "pretokenizers": [
-                    {"type": "Split", "pattern": {"Regex": self.pattern}, "behavior": "Isolated", "invert": False},
+                    {"type": "Split", "pattern": {"Regex": _onig_pattern(self.pattern)}, "behavior": "Isolated", "invert": False},
                     byte_level,
                 ],
             },
@@ -638,7 +672,11 @@ class ByteLevelBPETokenizer(Tokenizer):
             raise TokenizerFileError(f"{str(vocab_json)!r} must map token strings to int ids")
         made = {bytes([i]) for i in range(256)}
         merges_bytes: list[bytes] = []
-        for n, line in enumerate(Path(merges_txt).read_text(encoding="utf-8").splitlines(), 1):
+        try:
+            merges_lines = Path(merges_txt).read_text(encoding="utf-8").splitlines()
+        except UnicodeDecodeError as e:
+            raise TokenizerFileError(f"{str(merges_txt)!r} is not UTF-8 text: {e}") from None
+        for n, line in enumerate(merges_lines, 1):
             if line.startswith("#version") or not line.strip():
                 continue
             parts = line.split(" ")
@@ -660,8 +698,10 @@ class ByteLevelBPETokenizer(Tokenizer):
         missing = made - set(ranks)
         if missing:
             raise TokenizerFileError(f"{str(vocab_json)!r} lacks tokens the merges make, e.g. {min(missing)!r}")
-        tok = cls.from_tiktoken(ranks, pattern=pattern, special_tokens=specials, name="gpt2_files")
-        return tok
+        try:
+            return cls.from_tiktoken(ranks, pattern=pattern, special_tokens=specials, name="gpt2_files")
+        except (TypeError, ValueError) as e:  # repeated, negative or far too large ids
+            raise TokenizerFileError(f"{str(vocab_json)!r} has invalid ids: {e}") from None
 
     # -- files ----------------------------------------------------------------
 
@@ -733,12 +773,117 @@ def count_pretokens(
     Counter({'hi': 2, ' hi': 1})
     """
     counts: Counter[str] = Counter()
-    split = (
-        regex.compile("|".join(map(regex.escape, sorted(special_tokens, key=len, reverse=True))))
-        if special_tokens
-        else None
-    )
+    split = _specials_regex(special_tokens) if special_tokens else None
+    findall = _pieces_finder(pattern)
     for text in texts:
         for chunk in split.split(text) if split is not None else (text,):
-            counts.update(pattern.findall(chunk))
+            counts.update(findall(chunk))
     return counts
+
+
+def _onig_pattern(pattern: str) -> str:
+    r"""``pattern`` for the Oniguruma engine of Hugging Face ``tokenizers``.
+
+    Oniguruma (Ruby syntax) reads ``X{1,3}+`` as ``(?:X{1,3})+``, not as a possessive
+    ``X{1,3}``: cl100k's ``\p{N}{1,3}+`` would match any run of digits. A greedy
+    ``{m,n}`` is the same as the possessive one where nothing follows it in its
+    alternative, as in the tiktoken patterns. (``?+``, ``*+`` and ``++`` are possessive
+    in Oniguruma too and are left alone.)
+
+    >>> _onig_pattern(r"\p{N}{1,3}+|\s++$")
+    '\\p{N}{1,3}|\\s++$'
+    """
+    return regex.sub(r"(?<!\\)(\{\d+(?:,\d*)?\})\+", r"\1", pattern)
+
+
+def _specials_regex(tokens: Iterable[str]) -> regex.Pattern[str]:
+    """A regex matching any of ``tokens``, the longest first where one is a prefix of another."""
+    return regex.compile("|".join(map(regex.escape, sorted(tokens, key=lambda t: (-len(t), t)))))
+
+
+def _pieces_finder(pattern: regex.Pattern[str]) -> Any:
+    """``pattern.findall``, but always returning whole matches (as tiktoken does), even
+    when the pattern has capture groups (``findall`` would return the groups)."""
+    if pattern.groups == 0:
+        return pattern.findall
+    return lambda text: [m.group() for m in pattern.finditer(text)]
+
+
+# ---------------------------------------------------------------------------------------
+# For the `bytelevel` assignment: GPT-2's pattern for the standard `re` module, and
+# special-token splitting as a function of its own
+# ---------------------------------------------------------------------------------------
+
+# GPT2_PATTERN written for Python's own `re` module, which has no \p{...} classes and no
+# `regex` (students of the `bytelevel` assignment have only the standard library):
+# \p{L} becomes [^\W\d_] (a word character that is neither a digit nor "_"), \p{N}
+# becomes \d, [^\s\p{L}\p{N}] becomes (?:[^\s\w]|_), and the possessive \s++$|...|\s
+# ending becomes GPT-2's original \s+(?!\S)|\s+ (possessive and greedy agree here: no
+# alternative can backtrack into a shorter match that succeeds).
+#
+# It gives the same pieces as GPT2_PATTERN (with `regex`) on every text without the
+# following characters, which are exactly the code points where the classes of the two
+# differ (tests/test_assignment_refs.py checks the classes of all 1,112,064 code points,
+# the whole Shakespeare corpus and random texts):
+#
+# 1. numeric characters that are not decimal digits, Unicode categories Nl and No
+#    ("²", "½", "Ⅻ", "①": 1,131 code points in Unicode 14): numbers (\p{N}) for
+#    GPT2_PATTERN, letters for this one (str.isalnum() is true, str.isdecimal() false):
+#    "x² 1½" is ["x", "²", " 1½"] with GPT2_PATTERN but ["x²", " 1", "½"] here;
+# 2. U+001C..U+001F, the information separators, which `re` takes for whitespace
+#    (str.isspace()) and `regex` does not (\p{White_Space}): "a\x1c\x1cb" is
+#    ["a", "\x1c\x1c", "b"] with GPT2_PATTERN but ["a", "\x1c", "\x1c", "b"] here;
+# 3. code points that Python's Unicode database (unicodedata.unidata_version, 14.0.0 in
+#    Python 3.11) leaves unassigned but the newer one of `regex` makes letters or numbers.
+#
+# Everything else agrees, combining marks included (both split "e\u0301" into "e" and
+# "\u0301"), as do digits of other scripts ("٣" is \d and \p{N}) and "_".
+GPT2_PATTERN_STDLIB = r"""'(?:[sdmt]|ll|ve|re)| ?[^\W\d_]+| ?\d+| ?(?:[^\s\w]|_)+|\s+(?!\S)|\s+"""
+
+
+def split_special(text: str, special_tokens: Collection[str]) -> list[tuple[str, bool]]:
+    """``text`` cut into chunks at the special tokens: ``(chunk, True)`` for a special
+    token, ``(chunk, False)`` for the text between them; no chunk is empty.
+
+    Scanning from the left, the next special token is the one that starts **leftmost**;
+    of those that start there, the **longest**. The scan goes on right after it. This
+    is how :meth:`ByteLevelBPETokenizer.encode` cuts text with ``allowed_special="all"``
+    (tiktoken's own choice between overlapping special tokens depends on a hash map's
+    order). ``special_tokens`` is a collection of non-empty strings (a ``dict``'s keys
+    count).
+
+    >>> split_special("a<|e|>b<|e|><|e|>", ["<|e|>"])
+    [('a', False), ('<|e|>', True), ('b', False), ('<|e|>', True), ('<|e|>', True)]
+    >>> split_special("xabcd", ["ab", "abc", "bcd"])  # leftmost first, then longest
+    [('x', False), ('abc', True), ('d', False)]
+    >>> split_special("", ["<s>"]), split_special("no specials", [])
+    ([], [('no specials', False)])
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, not {type(text).__name__}")
+    if isinstance(special_tokens, (str, bytes)) or not isinstance(special_tokens, Collection):
+        raise TypeError(
+            "special_tokens must be a collection of str (a list, a set or a dict), "
+            f"not {type(special_tokens).__name__}"
+        )
+    tokens = set()
+    for t in special_tokens:
+        if not isinstance(t, str):
+            raise TypeError(f"special tokens must be str, found {t!r} ({type(t).__name__})")
+        if not t:
+            raise ValueError("a special token cannot be the empty string")
+        tokens.add(t)
+    chunks: list[tuple[str, bool]] = []
+    start = 0
+    if tokens:
+        for m in _specials_regex(tokens).finditer(text):
+            if m.start() > start:
+                chunks.append((text[start : m.start()], False))
+            chunks.append((m.group(), True))
+            start = m.end()
+    if start < len(text):
+        chunks.append((text[start:], False))
+    return chunks
+
+
+__all__ += ["GPT2_PATTERN_STDLIB", "split_special"]

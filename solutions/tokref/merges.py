@@ -123,10 +123,11 @@ def train_merges(
     in place with each merged symbol, whose id is its index. Returns the merges as id
     pairs in order; if ``trace`` is a list, a :class:`MergeStep` is appended per merge.
 
-    Efficient: the pair counts are built once, then updated only for the words that
-    contain the merged pair (``where`` indexes them); a heap with lazy deletion finds
-    the best pair. A heap entry is stale when its count no longer equals the pair's
-    current count; every change of a count pushes a fresh entry.
+    Efficient: the pair counts are built once, then updated only around the occurrences
+    of the merged pair, in the words that hold it (``where`` indexes them; it may also
+    list words that no longer do); a heap with lazy deletion finds the best pair. A
+    heap entry is stale when its count no longer equals the pair's current count; every
+    change of a count pushes a fresh entry.
 
     >>> syms = [b"a", b"b"]
     >>> train_merges({(0, 0, 0, 1): 1}, syms, 2)
@@ -167,19 +168,32 @@ def train_merges(
         if trace is not None:
             trace.append(MergeStep(len(merges) - 1, pair, count, new_id))
 
+        # Merge the pair in every word that may hold it, in place, left to right. Only
+        # the pairs next to each occurrence change: (left, a) becomes (left, new) and
+        # (b, right) becomes (new, right). An occurrence right after another one sees
+        # the new symbol as its left neighbour, so "a b a b" ends with one (new, new).
         delta: dict[tuple[int, int], int] = defaultdict(int)
         for wi in where.pop(pair):
             w = word_list[wi]
-            nw = merge_pair(w, pair, new_id)
-            if len(nw) == len(w):
-                continue  # the word lost this pair in an earlier merge
             c = counts[wi]
-            for p in zip(w, w[1:]):
-                delta[p] -= c
-            for p in zip(nw, nw[1:]):
-                delta[p] += c
-                where[p].add(wi)
-            word_list[wi] = nw
+            i, last = 0, len(w) - 1  # a pair starts at 0..last-1
+            while i < last:
+                if w[i] == a and w[i + 1] == b:
+                    if i > 0:
+                        left = w[i - 1]
+                        delta[left, a] -= c
+                        delta[left, new_id] += c
+                        where[left, new_id].add(wi)
+                    if i + 2 <= last:
+                        right = w[i + 2]
+                        delta[b, right] -= c
+                        delta[new_id, right] += c
+                        where[new_id, right].add(wi)
+                    w[i] = new_id
+                    del w[i + 1]
+                    last -= 1
+                i += 1
+        delta.pop(pair, None)  # the merged pair is gone from every word
         for p, d in delta.items():
             if d == 0:
                 continue
@@ -195,3 +209,100 @@ def train_merges(
     if bar is not None:
         bar.close()
     return merges
+
+
+# ---------------------------------------------------------------------------------------
+# Encoding and decoding with a list of merges (the reference of the `bpe` assignment)
+# ---------------------------------------------------------------------------------------
+
+
+def _check_id_list(values: object, *, name: str) -> list[int]:
+    if not isinstance(values, (list, tuple)):
+        raise TypeError(f"{name} must be a list of int, not {type(values).__name__}")
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise TypeError(f"{name} must hold int, found {v!r} ({type(v).__name__})")
+    return list(values)
+
+
+def _check_merge_list(merges: object) -> list[tuple[int, int]]:
+    if not isinstance(merges, (list, tuple)):
+        raise TypeError(f"merges must be a list of (int, int) pairs, not {type(merges).__name__}")
+    out = []
+    for k, m in enumerate(merges):
+        if not (isinstance(m, (list, tuple)) and len(m) == 2
+                and all(type(x) is int for x in m)):
+            raise TypeError(f"merges[{k}] must be a pair of int, not {m!r}")
+        out.append((m[0], m[1]))
+    return out
+
+
+def encode_with_merges(
+    ids: Sequence[int], merges: Sequence[tuple[int, int]], *, first_id: int = 256
+) -> list[int]:
+    """``ids`` merged by rank with learnt ``merges``, merge ``k`` making id ``first_id + k``.
+
+    Repeatedly take the adjacent pair that was merged *earliest* in training (the lowest
+    index in ``merges``) and merge every occurrence of it, left to right and without
+    overlap (:func:`merge_pair`), until no adjacent pair is in ``merges``. This is how
+    minbpe and CS336 encode, and it replays training: a pair of rank ``k`` is made of
+    ids older than ``first_id + k``, so no later merge can bring it back. A pair listed
+    twice keeps its first rank. With ``first_id=256`` and the bytes of a text as ``ids``
+    it is byte-level BPE on the text as one piece.
+
+    For merges learnt by :func:`train_merges`, tiktoken's rule (merge the adjacent pair
+    whose *concatenation* has the lowest rank, :func:`tokref.bytelevel.bpe_encode_piece`)
+    gave the same ids on every text tried (tests/test_assignment_refs.py); for arbitrary
+    rank tables the two rules can differ.
+
+    >>> a, b = 97, 98
+    >>> encode_with_merges([a, a, a, b], [(a, a), (256, b)])  # (a, a) first, left to right
+    [256, 97, 98]
+    >>> encode_with_merges([a, b, a, b], [(a, b), (256, 256)])
+    [257]
+    """
+    word = _check_id_list(ids, name="ids")
+    pairs = _check_merge_list(merges)
+    if isinstance(first_id, bool) or not isinstance(first_id, int):
+        raise TypeError(f"first_id must be int, not {type(first_id).__name__}")
+    if first_id < 0:
+        raise ValueError(f"first_id must be >= 0, not {first_id}")
+    rank: dict[tuple[int, int], int] = {}
+    for k, pair in enumerate(pairs):
+        rank.setdefault(pair, k)
+    missing = len(pairs)
+    while len(word) > 1:
+        best = min((rank.get(p, missing) for p in zip(word, word[1:])), default=missing)
+        if best == missing:
+            break
+        word = merge_pair(word, pairs[best], first_id + best)
+    return word
+
+
+def decode_with_merges(ids: Sequence[int], merges: Sequence[tuple[int, int]]) -> str:
+    """The text of byte-level ids: ids 0–255 are the bytes themselves, id ``256 + k``
+    the bytes of merge ``k``'s two ids joined; the bytes of all ``ids``, joined, are
+    decoded as UTF-8 with ``errors="replace"`` (a character cut between ids, or bytes
+    that are not UTF-8, become U+FFFD).
+
+    Raises ``ValueError`` for an id that is neither a byte nor made by a merge, or a
+    merge that uses an id not made before it.
+
+    >>> decode_with_merges([256, 33], [(104, 105)])
+    'hi!'
+    >>> decode_with_merges([195], [])  # the first byte of 'é' alone
+    '\\ufffd'
+    """
+    wanted = _check_id_list(ids, name="ids")
+    vocab = [bytes([i]) for i in range(256)]
+    for k, (a, b) in enumerate(_check_merge_list(merges)):
+        if not (0 <= a < len(vocab) and 0 <= b < len(vocab)):
+            raise ValueError(f"merges[{k}] = {(a, b)} uses an id that no earlier merge made")
+        vocab.append(vocab[a] + vocab[b])
+    for i in wanted:
+        if not 0 <= i < len(vocab):
+            raise ValueError(f"unknown id {i}: the ids are 0..{len(vocab) - 1}")
+    return b"".join(vocab[i] for i in wanted).decode("utf-8", errors="replace")
+
+
+__all__ += ["encode_with_merges", "decode_with_merges"]
