@@ -20,13 +20,21 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 HTML = ROOT / "_build" / "html"
 
-CHAPTERS = ["book/01_why_tokenize", "book/02_characters", "book/03_words"]
+CHAPTERS = [
+    "book/01_why_tokenize",
+    "book/02_characters",
+    "book/03_words",
+    "book/04_bpe",
+    "book/05_byte_level_bpe",
+]
 PAGES = ["book/index", *CHAPTERS, "book/references"]
 # Chapter -> the exercise notebooks it offers for download.
 DOWNLOADS = {
     "book/01_why_tokenize": ["chars.ipynb", "words.ipynb"],
     "book/02_characters": ["chars.ipynb"],
     "book/03_words": ["words.ipynb"],
+    "book/04_bpe": ["bpe.ipynb"],
+    "book/05_byte_level_bpe": ["bytelevel.ipynb"],
 }
 # Every key of book/references.bib is cited somewhere, so each must be listed.
 BIB = ROOT / "book" / "references.bib"
