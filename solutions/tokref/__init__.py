@@ -13,8 +13,12 @@ API of :class:`tokref.base.Tokenizer`::
 
 from .analysis import TokenizationStats, measure
 from .base import NotTrainedError, Token, Tokenizer, TokenizerFileError, load
+from .bpe import BPETokenizer
+from .bytelevel import ByteLevelBPETokenizer, load_openai_encoding
 from .char import CharTokenizer
+from .unigram import UnigramTokenizer
 from .word import WordTokenizer
+from .wordpiece import WordPieceTokenizer
 
 __version__ = "0.1.0"
 
@@ -23,6 +27,11 @@ __all__ = [
     "Token",
     "CharTokenizer",
     "WordTokenizer",
+    "BPETokenizer",
+    "ByteLevelBPETokenizer",
+    "load_openai_encoding",
+    "UnigramTokenizer",
+    "WordPieceTokenizer",
     "TokenizationStats",
     "measure",
     "load",
