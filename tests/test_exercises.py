@@ -13,15 +13,39 @@ from pathlib import Path
 
 import pytest
 
+import tokref.bytelevel
 import tokref.char
+import tokref.merges
 import tokref.word
 from conftest import ROOT
 
 SOURCE = sorted((ROOT / "source").glob("*/*.ipynb"))
 EXERCISES = ROOT / "exercises"
 FORBIDDEN = ["BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS", "tokref"]
-# The module of the reference solution of each assignment.
-REFERENCE = {"chars": tokref.char, "words": tokref.word}
+# The reference solution of each assignment: a module, whose function of the same name
+# each function of the notebook must match, or a dict {function: its reference}, where
+# the reference is a function, or the signature the notebook's function must have when
+# the hidden tests call the reference differently (the comment says how).
+REFERENCE = {
+    "chars": tokref.char,
+    "words": tokref.word,
+    "bpe": {
+        "count_pairs": tokref.merges.count_pairs,
+        "merge_pair": tokref.merges.merge_pair,
+        "train_bpe": "(words, n_merges)",  # train_merges(words, [bytes([i]) for i in range(256)], n_merges)
+        "encode": "(text, merges)",  # encode_with_merges(list(text.encode("utf-8")), merges)
+        "decode": tokref.merges.decode_with_merges,
+    },
+    "bytelevel": {
+        "utf8_encode": "(text)",  # list(text.encode("utf-8"))
+        "utf8_decode": "(ids)",  # bytes(ids).decode("utf-8", errors="replace")
+        "pretokenize": "(text)",  # regex.compile(GPT2_PATTERN).findall(text)
+        "split_special": tokref.bytelevel.split_special,
+        # ByteLevelBPETokenizer.from_tiktoken(ranks, pattern=GPT2_PATTERN,
+        #     special_tokens=special_tokens).encode(text, allowed_special="all")
+        "encode": "(text, ranks, special_tokens)",
+    },
+}
 
 
 def load(path: Path) -> dict:
@@ -154,10 +178,26 @@ def parameters(f) -> list[tuple]:
 def test_functions_have_the_reference_signatures(folder, assignment):
     found = functions(ROOT / folder / assignment / f"{assignment}.ipynb")
     assert found, "no function found"
+    references = REFERENCE[assignment]
+    if isinstance(references, dict):
+        assert sorted(found) == sorted(references), "the notebook's functions are not the reference's"
     for name, f in found.items():
-        reference = getattr(REFERENCE[assignment], name)
-        assert parameters(f) == parameters(reference), name
+        reference = references[name] if isinstance(references, dict) else getattr(references, name)
+        if isinstance(reference, str):
+            assert str(inspect.signature(f)) == reference, name
+        else:
+            assert parameters(f) == parameters(reference), name
         assert f.__doc__, f"{name} needs a docstring that students see"
+
+
+def test_bytelevel_pattern_is_the_reference_one():
+    """The pattern students get is tokref's GPT2_PATTERN_STDLIB, whose agreement with
+    GPT2_PATTERN the hidden tests rely on (tests/test_assignment_refs.py checks it)."""
+    namespace: dict = {}
+    for cell in load(ROOT / "source/bytelevel/bytelevel.ipynb")["cells"]:
+        if nbgrader_meta(cell).get("grade_id") == "bytelevel-setup":
+            exec(source(cell), namespace)
+    assert namespace["GPT2_PATTERN_RE"] == tokref.bytelevel.GPT2_PATTERN_STDLIB
 
 
 @pytest.mark.slow

@@ -2,16 +2,23 @@
 go right and wrong in every way we know, and exact scores.
 
 ``autograder/release.py`` generates the assignments, the submissions are written to
-``submitted/`` (chars) and to an LMS-style ``downloaded/words/archive/`` (words), then
-``autograder/grade.py`` runs nbgrader's collect, autograde, generate_feedback and export
-on them, and the tests read ``grades.csv``, ``grading-report.csv`` and ``feedback/``.
-One grading run serves all the checks (about 90 s on 2 cores).
+``submitted/`` (chars, bpe, bytelevel) and to an LMS-style ``downloaded/words/archive/``
+(words), then ``autograder/grade.py`` runs nbgrader's collect, autograde,
+generate_feedback and export on them, and the tests read ``grades.csv``,
+``grading-report.csv`` and ``feedback/``. One grading serves all the checks: grade.py
+runs twice, because one ``--timeout`` applies to all the assignments it grades: chars and
+words with 8 s per cell, so that the endless loops end quickly, then bpe and bytelevel
+with the course's 60 s, which Part 3 of bpe needs (it times training on 100 KB of text).
+The second run's report and ``grades.csv`` cover all four assignments (about 3 min on 2
+busy cores, 1 min of it for bpe and bytelevel).
 """
 
 from __future__ import annotations
 
 import csv
+import html
 import json
+import re
 import subprocess
 import sys
 import time
@@ -23,7 +30,7 @@ from conftest import copy_course
 
 pytestmark = pytest.mark.slow
 
-TIMEOUT = 5  # seconds per cell while grading, so the endless loops end quickly
+TIMEOUT = 8  # seconds per cell while grading chars and words, so the endless loops end quickly
 
 # ---------------------------------------------------------------------------------------
 # Submissions: the student notebook of exercises/ with solution cells filled in.
@@ -80,8 +87,8 @@ def encode_chars(text, vocab, *, unk_token="<unk>"):
     return sum(range(10**18))  # a loop in C: an interrupt cannot stop it
 '''
 CHARS_PRINTS = '''
-print("x" * 3_000_000)          # one line of 3 MB
-for i in range(300_000):        # and 300,000 lines
+print("x" * 1_000_000)          # one line of 1 MB (LimitOutput keeps 100,000 characters)
+for i in range(30_000):         # and 30,000 lines (it keeps 1,000)
     print(i)
 '''
 WORDS_COUNTER = '''
@@ -109,6 +116,71 @@ import numpy as np
 def oov_rate(text, vocab, *, lowercase=False):
     words = split_words(text, lowercase=lowercase)
     return np.float64(sum(w not in vocab for w in words) / len(words)) if words else np.float64(0)
+'''
+
+
+BPE_COUNTER = '''
+from collections import Counter
+
+def count_pairs(words):
+    counts = Counter()
+    for word, count in words.items():
+        for pair in zip(word, word[1:]):
+            counts[pair] += count
+    return counts  # a Counter, not a dict
+'''
+BPE_TIES_BY_ORDER = '''
+def train_bpe(words, n_merges):
+    merges = []
+    for _ in range(n_merges):
+        counts = count_pairs(words)
+        if not counts:
+            break
+        pair = max(counts, key=counts.get)  # ties: the pair counted first wins
+        merges.append(pair)
+        words = {tuple(merge_pair(w, pair, 255 + len(merges))): c for w, c in words.items()}
+    return merges
+'''
+BPE_OVERLAPPING = '''
+def merge_pair(word, pair, new_id):
+    out, i = [], 0
+    while i < len(word):
+        if i + 1 < len(word) and (word[i], word[i + 1]) == tuple(pair):
+            out.append(new_id)
+            if i + 2 < len(word) and (word[i + 1], word[i + 2]) == tuple(pair):
+                i += 1  # overlapping occurrences merged too: (1, 1, 1) gives [9, 9]
+            else:
+                i += 2
+        else:
+            out.append(word[i])
+            i += 1
+    return out
+'''
+BYTELEVEL_BYTES = '''
+def utf8_encode(text):
+    return text.encode("utf-8")  # bytes, not a list
+'''
+BYTELEVEL_RIGHTMOST = '''
+def encode(text, ranks, special_tokens):
+    ids = []
+    for chunk, is_special in split_special(text, special_tokens):
+        if is_special:
+            ids.append(special_tokens[chunk])
+            continue
+        for piece in pretokenize(chunk):
+            parts = [bytes([b]) for b in piece.encode("utf-8")]
+            while len(parts) > 1:
+                best = None
+                for i in range(len(parts) - 1):
+                    rank = ranks.get(parts[i] + parts[i + 1])
+                    if rank is not None and (best is None or rank <= best[0]):  # <=: the rightmost
+                        best = (rank, i)
+                if best is None:
+                    break
+                i = best[1]
+                parts[i : i + 2] = [parts[i] + parts[i + 1]]
+            ids.extend(ranks[p] for p in parts)
+    return ids
 '''
 
 
@@ -142,6 +214,30 @@ def words_submissions(full: dict[str, str]) -> dict[str, tuple[dict[str, str], s
     }
 
 
+def bpe_submissions(full: dict[str, str]) -> dict[str, tuple[dict[str, str], str]]:
+    return {
+        "full": (full, "every part right"),
+        "stub": ({}, "nothing done"),
+        # Parts 2, 4 and 5 right (2 + 2 + 1); a Counter, ties in dict order.
+        "partial": ({**full, "bpe-count-pairs": BPE_COUNTER, "bpe-train": BPE_TIES_BY_ORDER},
+                    "parts 2, 4 and 5"),
+        # A wrong merge_pair costs its part and the two that call it (3 and 4): parts 1
+        # and 5 right (2 + 1).
+        "overlap": ({**full, "bpe-merge-pair": BPE_OVERLAPPING}, "parts 1 and 5"),
+    }
+
+
+def bytelevel_submissions(full: dict[str, str]) -> dict[str, tuple[dict[str, str], str]]:
+    return {
+        "full": (full, "every part right"),
+        "stub": ({}, "nothing done"),
+        # Parts 2, 3 and 4 right (1 + 2 + 2); bytes for a list, and equal ranks joined
+        # rightmost first, which only the hidden tests catch.
+        "partial": ({**full, "bytelevel-utf8-encode": BYTELEVEL_BYTES,
+                     "bytelevel-encode": BYTELEVEL_RIGHTMOST}, "parts 2, 3 and 4"),
+    }
+
+
 # (assignment, student) -> (score, status)
 EXPECTED = {
     ("chars", "full"): (10, "graded"),
@@ -157,6 +253,13 @@ EXPECTED = {
     ("words", "full"): (10, "graded"),
     ("words", "stub"): (0, "graded"),
     ("words", "partial"): (4, "graded"),
+    ("bpe", "full"): (10, "graded"),
+    ("bpe", "stub"): (0, "graded"),
+    ("bpe", "partial"): (5, "graded"),
+    ("bpe", "overlap"): (3, "graded"),
+    ("bytelevel", "full"): (10, "graded"),
+    ("bytelevel", "stub"): (0, "graded"),
+    ("bytelevel", "partial"): (5, "graded"),
 }
 
 
@@ -200,19 +303,32 @@ def grade_everything(course: Path) -> dict:
         write_nb(course / f"downloaded/words/archive/{student}_words.ipynb",
                  submission(student_nb, code))
 
-    # One run for both: `--collect zip` collects words (chars has nothing to unzip).
+    # One run for chars and words: `--collect zip` collects words (chars has nothing to
+    # unzip); then one for bpe and bytelevel with the course's timeout (see the docstring).
     start = time.perf_counter()
-    proc = run([python, "autograder/grade.py", f"--timeout={TIMEOUT}", "--collect=zip", "--quiet"],
-               course)
+    proc = run([python, "autograder/grade.py", "chars", "words", f"--timeout={TIMEOUT}",
+                "--collect=zip", "--quiet"], course)
+    middle = time.perf_counter()
+
+    # bpe and bytelevel: straight into submitted/ (only now, so that the first run's
+    # report does not list them as not graded yet).
+    for assignment, submissions in [("bpe", bpe_submissions), ("bytelevel", bytelevel_submissions)]:
+        student_nb = load(course / f"exercises/{assignment}/{assignment}.ipynb")
+        full = solutions(load(course / f"source/{assignment}/{assignment}.ipynb"))
+        for student, (code, _) in submissions(full).items():
+            write_nb(course / f"submitted/{student}/{assignment}/{assignment}.ipynb",
+                     submission(student_nb, code))
+    proc = run([python, "autograder/grade.py", "bpe", "bytelevel", "--quiet"], course)
     seconds = time.perf_counter() - start
 
     with open(course / "grading-report.csv", encoding="utf-8") as f:
         report = {(r["assignment"], r["student"]): r for r in csv.DictReader(f)}
     with open(course / "grades.csv", encoding="utf-8") as f:
         grades = {(r["assignment"], r["student_id"]): r for r in csv.DictReader(f)}
-    one = float(report[("chars", "full")]["seconds"])
-    print(f"\ngrade.py, 13 submissions of 2 assignments: {seconds:.1f} s; "
-          f"autograding one notebook (chars, full): {one:.1f} s")
+    print(f"\ngrade.py, 20 submissions of 4 assignments: {seconds:.1f} s "
+          f"(chars and words {middle - start:.1f} s); autograding one notebook: "
+          + ", ".join(f"{a} {float(report[(a, 'full')]['seconds']):.1f} s"
+                      for a in ("chars", "words", "bpe", "bytelevel")))
     return {"course": course, "report": report, "grades": grades,
             "returncode": proc.returncode}
 
@@ -276,6 +392,26 @@ def check_stub_is_graded_zero_with_a_readable_reason(graded):
     assert "replace this line with your code" in html
 
 
+def check_feedback_says_what_failed(graded):
+    """The feedback shows the message of the first failed assertion: the visible tests'
+    hints, and for a hidden test the function, the input and the difference."""
+
+    def errors(path: str) -> list[str]:
+        text = (graded["course"] / path).read_text(encoding="utf-8")
+        text = html.unescape(re.sub(r"<[^>]+>", "", text))
+        return re.findall(r"AssertionError: (.*)", text)
+
+    assert errors("feedback/partial/bpe/bpe.html") == [
+        "count_pairs must return a dict, not a Counter",
+        "a tie: (b'c', b'd') > (b'a', b'b')",
+    ]
+    assert errors("feedback/overlap/bpe/bpe.html")[0] == "left to right, without overlap: [9, 1]"
+    bytelevel = errors("feedback/partial/bytelevel/bytelevel.html")
+    assert bytelevel[0] == "utf8_encode must return a list, not a bytes"
+    assert bytelevel[1].startswith("encode('aaaaa', {b'\\x00': 0, b'\\x01': 1,"), bytelevel
+    assert bytelevel[1].endswith("{'<x>': 262}) [case 2][0]: expected 259, got 260"), bytelevel
+
+
 def check_output_is_cut_in_the_autograded_notebook(graded):
     nb = json.loads((graded["course"] / "autograded/print/chars/chars.ipynb").read_text(encoding="utf-8"))
     cell = next(c for c in nb["cells"] if c["id"] == "chars-build-vocab")
@@ -293,3 +429,4 @@ def test_grading_end_to_end(tmp_path):
     check_feedback_for_every_graded_submission(graded)
     check_stub_is_graded_zero_with_a_readable_reason(graded)
     check_output_is_cut_in_the_autograded_notebook(graded)
+    check_feedback_says_what_failed(graded)
