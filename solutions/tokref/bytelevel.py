@@ -38,6 +38,7 @@ import sys
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping
 from functools import lru_cache
+from itertools import chain
 from importlib import resources
 from numbers import Integral
 from pathlib import Path
@@ -459,17 +460,23 @@ class ByteLevelBPETokenizer(Tokenizer):
         return self._encode_chunk(check_text(text))
 
     def _encode_chunk(self, text: str) -> list[int]:
-        out: list[int] = []
-        cache, ranks = self._cache, self._ranks
-        for piece in self._findall(text):
-            ids = cache.get(piece)
-            if ids is None:
-                ids = tuple(bpe_encode_piece(piece.encode("utf-8"), ranks))
-                if len(cache) >= _CACHE_LIMIT:
-                    cache.clear()
-                cache[piece] = ids
-            out.extend(ids)
-        return out
+        cache = self._cache
+        pieces = self._findall(text)
+        # BPE each distinct piece not cached yet, then look every piece up; the lookups
+        # and the joining run in C (map, chain), not in a Python loop per piece.
+        missing = set(pieces).difference(cache)
+        if missing:
+            ranks = self._ranks
+            if len(cache) + len(missing) > _CACHE_LIMIT:
+                cache.clear()
+                missing = set(pieces)
+                if len(missing) > _CACHE_LIMIT:
+                    # More distinct pieces than the cache may hold: a table for this text only.
+                    cache = {p: tuple(bpe_encode_piece(p.encode("utf-8"), ranks)) for p in missing}
+                    missing = set()
+            for piece in missing:
+                cache[piece] = tuple(bpe_encode_piece(piece.encode("utf-8"), ranks))
+        return list(chain.from_iterable(map(cache.__getitem__, pieces)))
 
     def encode(
         self,
