@@ -16,7 +16,9 @@ import pytest
 import tokref.bytelevel
 import tokref.char
 import tokref.merges
+import tokref.unigram
 import tokref.word
+import tokref.wordpiece
 from conftest import ROOT
 
 SOURCE = sorted((ROOT / "source").glob("*/*.ipynb"))
@@ -44,6 +46,21 @@ REFERENCE = {
         # ByteLevelBPETokenizer.from_tiktoken(ranks, pattern=GPT2_PATTERN,
         #     special_tokens=special_tokens).encode(text, allowed_special="all")
         "encode": "(text, ranks, special_tokens)",
+    },
+    "wordpiece": {
+        "count_stats": tokref.wordpiece.count_wordpiece_stats,
+        "pair_scores": tokref.wordpiece.wordpiece_pair_scores,
+        "best_pair": "(words)",  # best_wordpiece_pair(*count_wordpiece_stats(words)), None without pairs
+        "merge_pair": "(words, pair)",  # merge_wordpiece_words(words, pair)
+        # wordpiece_split(word, vocab, prefix="##", unk_token=..., max_input_chars_per_word=...)
+        "encode_word": "(word, vocab, *, unk_token='[UNK]', max_input_chars_per_word=100)",
+    },
+    "unigram": {
+        "viterbi": "(text, pieces)",  # viterbi(text, pieces)
+        "forward": "(text, pieces)",  # forward_backward(text, pieces)[0]
+        "expected_counts": "(corpus, pieces)",  # expected_piece_counts(corpus, pieces)
+        "em_step": "(corpus, pieces)",  # ml_m_step(expected_piece_counts(corpus, pieces))
+        "prune": "(corpus, pieces, keep)",  # prune_pieces(corpus, pieces, keep)
     },
 }
 

@@ -1433,3 +1433,61 @@ _RUST_LOWER = {
 }
 _RUST_LOWER_RE = re.compile("[" + "".join(
     f"{chr(start)}-{chr(end)}" for start, end, _ in _RUST_LOWERCASE) + "]")
+
+
+# ---------------------------------------------------------------------------
+# References for the hidden tests of the `wordpiece` assignment: one training step on
+# a whole corpus of segmented words ({tuple of symbols: count}), by definition.
+# ---------------------------------------------------------------------------
+
+
+def _check_segmented_words(words: object) -> Mapping[tuple[str, ...], int]:
+    if not isinstance(words, Mapping):
+        raise TypeError(
+            f"words must be a dict {{tuple of symbols: count}}, not {type(words).__name__}"
+        )
+    for w, c in words.items():
+        if not isinstance(w, tuple) or not w or not all(isinstance(s, str) and s for s in w):
+            raise TypeError(f"each word must be a non-empty tuple of non-empty str; found {w!r}")
+        if isinstance(c, bool) or not isinstance(c, int) or c < 1:
+            raise ValueError(f"each count must be an int >= 1; {w!r} has {c!r}")
+    return words
+
+
+def wordpiece_pair_scores(
+    words: Mapping[tuple[str, ...], int],
+) -> dict[tuple[str, str], Fraction]:
+    """The score ``count(ab) / (count(a) * count(b))`` of every adjacent pair of the
+    segmented ``words`` (symbol tuple → count), as exact fractions.
+
+    >>> wordpiece_pair_scores({("h", "##u", "##g"): 10, ("p", "##u", "##g"): 5})
+    {('h', '##u'): Fraction(1, 15), ('##u', '##g'): Fraction(1, 15), ('p', '##u'): Fraction(1, 15)}
+    """
+    symbols, pairs = count_wordpiece_stats(_check_segmented_words(words))
+    return {p: wordpiece_score(c, symbols[p[0]], symbols[p[1]]) for p, c in pairs.items()}
+
+
+def merge_wordpiece_words(
+    words: Mapping[tuple[str, ...], int], pair: tuple[str, str], *, prefix: str = "##"
+) -> dict[tuple[str, ...], int]:
+    """``words`` (symbol tuple → count) with ``pair`` merged in every word, left to right
+    and without overlap (``merge_wordpiece_pair``); words that become the same tuple
+    have their counts added. Words without the pair are kept as they are.
+
+    >>> merge_wordpiece_words({("h", "##u", "##g"): 10, ("hu", "##g"): 1, ("b",): 2}, ("h", "##u"))
+    {('hu', '##g'): 11, ('b',): 2}
+    """
+    _check_segmented_words(words)
+    if (
+        not isinstance(pair, tuple)
+        or len(pair) != 2
+        or not all(isinstance(s, str) and s for s in pair)
+    ):
+        raise TypeError(f"pair must be a tuple of two non-empty str, not {pair!r}")
+    if not isinstance(prefix, str) or not prefix:
+        raise ValueError(f"prefix must be a non-empty str, not {prefix!r}")
+    out: dict[tuple[str, ...], int] = {}
+    for w, c in words.items():
+        merged = tuple(merge_wordpiece_pair(w, pair, prefix=prefix))
+        out[merged] = out.get(merged, 0) + c
+    return out

@@ -1,0 +1,210 @@
+"""The whole grading pipeline for the `wordpiece` and `unigram` assignments, on a
+throw-away copy of the course, with exact scores (the other assignments are graded in
+``test_grading_e2e.py``, whose helpers this reuses).
+
+Submissions (the student notebooks of exercises/, filled in) are written to
+``submitted/``, then ``autograder/grade.py`` generates the two assignments in the copy
+(``autograder/release.py``), runs nbgrader's autograde, generate_feedback and export once
+for both, and the tests read ``grades.csv``, ``grading-report.csv`` and ``feedback/``.
+Each partial submission loses one part in a way that only the hidden tests see (a tie
+rule that the visible examples do not exercise) and others in ways that the visible
+tests see (a look-alike type, a greedy search that backtracks, probabilities that
+underflow). Six submissions, about 1 min on 2 cores (more when they are busy).
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import json
+import re
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, copy_course
+from test_grading_e2e import run, solutions, submission, write_nb
+
+pytestmark = pytest.mark.slow
+
+ASSIGNMENTS = ("wordpiece", "unigram")
+
+# ---------------------------------------------------------------------------------------
+# Submissions
+# ---------------------------------------------------------------------------------------
+
+WORDPIECE_FLOAT_SCORES = '''
+def pair_scores(words):
+    symbol_counts, pair_counts = count_stats(words)
+    return {p: c / (symbol_counts[p[0]] * symbol_counts[p[1]]) for p, c in pair_counts.items()}  # floats
+'''
+WORDPIECE_TIES_WITHOUT_COUNT = '''
+def best_pair(words):
+    symbol_counts, pair_counts = count_stats(words)
+    if not pair_counts:
+        return None
+    score = {p: Fraction(c, symbol_counts[p[0]] * symbol_counts[p[1]]) for p, c in pair_counts.items()}
+    return max(score, key=lambda p: (score[p], p))  # forgets rule 2: the pair's count
+'''
+WORDPIECE_BACKTRACKING = '''
+def encode_word(word, vocab, *, unk_token="[UNK]", max_input_chars_per_word=100):
+    if len(word) > max_input_chars_per_word:
+        return [unk_token]
+
+    def split(start):  # longest first, but tries shorter pieces when stuck: not BERT's rule
+        if start == len(word):
+            return []
+        for end in range(len(word), start, -1):
+            piece = word[start:end] if start == 0 else "##" + word[start:end]
+            if piece in vocab:
+                rest = split(end)
+                if rest is not None:
+                    return [piece] + rest
+        return None
+
+    pieces = split(0)
+    return [unk_token] if pieces is None else pieces
+'''
+UNIGRAM_FEWEST_PIECES = '''
+def viterbi(text, pieces):
+    # Ties: the segmentation with the fewest pieces overall, not the rule at every position.
+    n = len(text)
+    best = [(0.0, 0)] + [None] * n
+    start = [0] * (n + 1)
+    for j in range(1, n + 1):
+        for i in range(j):
+            if text[i:j] in pieces:
+                candidate = (best[i][0] + pieces[text[i:j]], best[i][1] - 1)
+                if best[j] is None or candidate > best[j]:
+                    best[j], start[j] = candidate, i
+    segmentation, j = [], n
+    while j > 0:
+        segmentation.append(text[start[j]:j])
+        j = start[j]
+    return segmentation[::-1], best[n][0]
+'''
+UNIGRAM_NUMPY_LOGS = '''
+import numpy as np
+
+def em_step(corpus, pieces):
+    counts = expected_counts(corpus, pieces)
+    total = sum(counts.values())
+    return {p: np.log(c / total) for p, c in counts.items() if c > 0}  # numpy.float64
+'''
+UNIGRAM_NO_LOG_SPACE = '''
+def forward(text, pieces):
+    prob = [1.0] + [0.0] * len(text)  # probabilities, not their logs: they underflow
+    for j in range(1, len(text) + 1):
+        prob[j] = sum(prob[i] * math.exp(pieces[text[i:j]]) for i in range(j) if text[i:j] in pieces)
+    return math.log(prob[len(text)])
+'''
+
+
+def wordpiece_submissions(full: dict[str, str]) -> dict[str, tuple[dict[str, str], str]]:
+    return {
+        "full": (full, "every part right"),
+        "stub": ({}, "nothing done"),
+        # Floats for Fractions (visible tests), ties without rule 2 (hidden tests), a
+        # search that backtracks (visible tests): parts 1 and 4 (2 + 2).
+        "partial": ({**full, "wordpiece-pair-scores": WORDPIECE_FLOAT_SCORES,
+                     "wordpiece-best-pair": WORDPIECE_TIES_WITHOUT_COUNT,
+                     "wordpiece-encode-word": WORDPIECE_BACKTRACKING}, "parts 1 and 4"),
+    }
+
+
+def unigram_submissions(full: dict[str, str]) -> dict[str, tuple[dict[str, str], str]]:
+    return {
+        "full": (full, "every part right"),
+        "stub": ({}, "nothing done"),
+        # Another tie rule (hidden tests), probabilities that underflow on the long text
+        # (visible tests), NumPy floats (visible tests): parts 3 and 5 (3 + 2). prune
+        # only needs viterbi's scores, which are right.
+        "partial": ({**full, "unigram-viterbi": UNIGRAM_FEWEST_PIECES,
+                     "unigram-forward": UNIGRAM_NO_LOG_SPACE,
+                     "unigram-em-step": UNIGRAM_NUMPY_LOGS}, "parts 3 and 5"),
+    }
+
+
+EXPECTED = {  # (assignment, student) -> (score, status)
+    ("wordpiece", "full"): (10, "graded"),
+    ("wordpiece", "stub"): (0, "graded"),
+    ("wordpiece", "partial"): (4, "graded"),
+    ("unigram", "full"): (10, "graded"),
+    ("unigram", "stub"): (0, "graded"),
+    ("unigram", "partial"): (5, "graded"),
+}
+
+
+def grade_both(course: Path) -> dict:
+    python = sys.executable
+
+    def load(path: Path) -> dict:
+        return json.loads(path.read_text(encoding="utf-8"))
+
+    # The student notebooks of the repository's exercises/, which test_exercises.py checks
+    # are what nbgrader generates from source/; grade.py generates them in the copy too.
+    for assignment, submissions in [("wordpiece", wordpiece_submissions),
+                                    ("unigram", unigram_submissions)]:
+        student_nb = load(ROOT / f"exercises/{assignment}/{assignment}.ipynb")
+        full = solutions(load(course / f"source/{assignment}/{assignment}.ipynb"))
+        for student, (code, _) in submissions(full).items():
+            write_nb(course / f"submitted/{student}/{assignment}/{assignment}.ipynb",
+                     submission(student_nb, code))
+    start = time.perf_counter()
+    proc = run([python, "autograder/grade.py", *ASSIGNMENTS, "--quiet"], course)
+    seconds = time.perf_counter() - start
+
+    with open(course / "grading-report.csv", encoding="utf-8") as f:
+        report = {(r["assignment"], r["student"]): r for r in csv.DictReader(f)}
+    with open(course / "grades.csv", encoding="utf-8") as f:
+        grades = {(r["assignment"], r["student_id"]): r for r in csv.DictReader(f)}
+    print(f"\ngrade.py, {len(EXPECTED)} submissions of 2 assignments: {seconds:.1f} s; "
+          "autograding one notebook: "
+          + ", ".join(f"{a} {float(report[(a, 'full')]['seconds']):.1f} s" for a in ASSIGNMENTS))
+    return {"course": course, "report": report, "grades": grades, "returncode": proc.returncode}
+
+
+def errors(course: Path, path: str) -> list[str]:
+    """The AssertionError messages in a feedback page, in order."""
+    text = (course / path).read_text(encoding="utf-8")
+    text = html.unescape(re.sub(r"<[^>]+>", "", text))
+    return re.findall(r"AssertionError: (.*)", text)
+
+
+def test_grading_subword_assignments_end_to_end(tmp_path):
+    graded = grade_both(copy_course(tmp_path / "course"))
+    course, report = graded["course"], graded["report"]
+
+    # Every submission has its exact score, in the report and in grades.csv.
+    assert set(report) == set(EXPECTED)
+    got = {key: (float(row["score"]), row["status"]) for key, row in report.items()}
+    assert got == EXPECTED, "\n".join(
+        f"{key}: expected {EXPECTED[key]}, got {got[key]} ({report[key]['details']})"
+        for key in EXPECTED if got[key] != EXPECTED[key])
+    for key, (score, _) in EXPECTED.items():
+        assert report[key]["max_score"] == "10", key
+        assert float(graded["grades"][key]["score"]) == score, key
+        assert float(graded["grades"][key]["max_score"]) == 10, key
+    assert graded["returncode"] == 0
+
+    # Feedback for everyone, saying what failed.
+    for assignment, student in EXPECTED:
+        page = course / f"feedback/{student}/{assignment}/{assignment}.html"
+        assert page.exists(), page
+        assert report[(assignment, student)]["feedback"] == page.relative_to(course).as_posix()
+    stub = (course / "feedback/stub/unigram/unigram.html").read_text(encoding="utf-8")
+    assert "NotImplementedError" in stub and "replace this line with your code" in stub
+
+    assert errors(course, "feedback/partial/wordpiece/wordpiece.html") == [
+        "each score must be a fractions.Fraction, not a float",
+        "best_pair({('a', '##a', '##b'): 1, ('##a', '##b'): 1}) [case 4][0]: expected '##a', got 'a'",
+        "greedy: ab, ##c, then nothing for d",
+    ]
+    partial = errors(course, "feedback/partial/unigram/unigram.html")
+    assert len(partial) == 2, partial
+    assert partial[0].startswith("viterbi(") and "[case " in partial[0], partial
+    assert partial[1] == "the log-probabilities must be floats", partial
+    page = (course / "feedback/partial/unigram/unigram.html").read_text(encoding="utf-8")
+    assert "ValueError" in page and "math domain error" in page  # forward: log(0.0)
