@@ -26,6 +26,8 @@ CHAPTERS = [
     "book/03_words",
     "book/04_bpe",
     "book/05_byte_level_bpe",
+    "book/06_wordpiece",
+    "book/07_unigram",
 ]
 PAGES = ["book/index", *CHAPTERS, "book/references"]
 # Chapter -> the exercise notebooks it offers for download.
@@ -35,6 +37,8 @@ DOWNLOADS = {
     "book/03_words": ["words.ipynb"],
     "book/04_bpe": ["bpe.ipynb"],
     "book/05_byte_level_bpe": ["bytelevel.ipynb"],
+    "book/06_wordpiece": ["wordpiece.ipynb"],
+    "book/07_unigram": ["unigram.ipynb"],
 }
 # Every key of book/references.bib is cited somewhere, so each must be listed.
 BIB = ROOT / "book" / "references.bib"
