@@ -1,0 +1,516 @@
+"""The book's explorers in a real browser: Debian's chromium, driven by selenium and
+chromedriver, reading the built book from a local server.
+
+For every page: the explorers are visible and started, the console has no error, and
+no request goes to any host but 127.0.0.1 (every request Chrome makes for the page is
+read from its performance log, i.e. the DevTools Network events). Then:
+
+- the merge explorers of chapters 4 and 5: moving the slider to step k shows exactly
+  the tokens tokref's own encoder gives with the page's first k merges;
+- the comparison explorer of the preface: typing updates token and character counts
+  that match tokref, and each JavaScript twin (char, word, BPE, byte-level BPE)
+  agrees with tokref's Python on hundreds of random strings, as do the translations
+  of the GPT-2, cl100k_base, o200k_base and word patterns;
+- the trade-off explorer of chapter 1 moves with its slider and its width menu.
+
+Screenshots of each explorer go to _build/screenshots/; the update times of the
+2,000-merge explorers are printed. Without chromium and chromedriver the test is
+skipped; `apt-get install -y chromium chromium-driver` enables it.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+import regex
+
+ROOT = Path(__file__).resolve().parents[1]
+HTML = Path(os.environ.get("TOKREF_BOOK_HTML", ROOT / "_build" / "html"))
+SHOTS = HTML.parent / "screenshots"
+ENABLE = "apt-get install -y chromium chromium-driver"
+
+CHROMIUM = next(filter(None, map(shutil.which, ("chromium", "chromium-browser"))), None)
+CHROMEDRIVER = shutil.which("chromedriver")
+try:
+    import selenium  # noqa: F401
+
+    HAVE_SELENIUM = True
+except ImportError:
+    HAVE_SELENIUM = False
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(CHROMIUM is None or CHROMEDRIVER is None,
+                       reason=f"no chromium/chromedriver: `{ENABLE}` enables the browser test"),
+    pytest.mark.skipif(not HAVE_SELENIUM,
+                       reason="selenium is not installed: `make setup` installs requirements.txt"),
+]
+
+# Console errors of the book's theme, on every page with or without an explorer (not
+# the explorers'): sphinx-thebe's configuration script is included twice, and
+# pydata-sphinx-theme complains on a first visit, when localStorage has no "mode".
+KNOWN_THEME_ERRORS = (
+    re.compile(r"Uncaught SyntaxError: Identifier 'THEBE_JS_URL' has already been declared"),
+    re.compile(r'"Got invalid theme mode: \. Resetting to auto\."'),
+)
+
+
+def console_errors(entries: list[dict]) -> list[dict]:
+    return [e for e in entries if e["level"] in ("SEVERE", "ERROR")
+            and not any(p.search(e["message"]) for p in KNOWN_THEME_ERRORS)]
+
+
+
+
+def _toc_pages() -> list[str]:
+    """The pages of _toc.yml, as paths of the built site."""
+    import yaml
+
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    files = [toc["root"]]
+
+    def walk(entries: list) -> None:
+        for e in entries or []:
+            if "file" in e:
+                files.append(e["file"])
+            walk(e.get("chapters") or e.get("sections"))
+            for part in e.get("parts") or []:
+                walk(part.get("chapters"))
+
+    walk(toc.get("chapters"))
+    for part in toc.get("parts") or []:
+        walk(part.get("chapters"))
+    return [f"{f}.html" for f in files]
+
+
+# Page -> number of explorers on it (None: any number, each must start).
+EXPLORERS = {
+    "book/index.html": 1,
+    "book/01_why_tokenize.html": 1,
+    "book/04_bpe.html": 1,
+    "book/05_byte_level_bpe.html": 1,
+}
+PAGES = {page: EXPLORERS.get(page) for page in dict.fromkeys([*_toc_pages(), *EXPLORERS])}
+
+
+# ---------------------------------------------------------------------------
+# Fixtures: the book, a local server, a browser
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def html_dir() -> Path:
+    if not (HTML / "index.html").exists():
+        exe = ROOT / ".venv" / "bin" / "jupyter-book"
+        cmd = [str(exe) if exe.exists() else "jupyter-book", "build", ".", "--warningiserror", "--keep-going"]
+        result = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=1800)
+        assert result.returncode == 0, "the book did not build:\n" + result.stdout[-5000:] + result.stderr[-5000:]
+    return HTML
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args: object) -> None:  # quiet
+        pass
+
+    def do_GET(self) -> None:  # noqa: N802
+        if self.path == "/favicon.ico":  # Chrome asks for it; the book has none
+            self.send_response(204)
+            self.end_headers()
+            return
+        super().do_GET()
+
+
+@pytest.fixture(scope="module")
+def server(html_dir: Path):
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Handler, directory=str(html_dir)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def driver():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    profile = tempfile.mkdtemp(prefix="tokx-chrome-")
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-quic", "--disable-default-apps", "--disable-extensions",
+                f"--user-data-dir={profile}", "--window-size=1280,1800", "--force-device-scale-factor=1"):
+        opts.add_argument(arg)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    drv = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    drv.set_script_timeout(120)
+    drv.get("about:blank")  # leave the browser's own start page, and forget its requests
+    drv.get_log("performance")
+    drv.get_log("browser")
+    yield drv
+    drv.quit()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+def requested_urls(drv) -> list[str]:
+    """Every URL the page requested since the last call (DevTools Network events)."""
+    urls = []
+    for entry in drv.get_log("performance"):
+        msg = json.loads(entry["message"])["message"]
+        if msg["method"] in ("Network.requestWillBeSent", "Network.webSocketCreated"):
+            p = msg["params"]
+            urls.append(p["request"]["url"] if "request" in p else p["url"])
+    return urls
+
+
+def open_page(drv, base: str, page: str) -> dict:
+    drv.get_log("performance")  # drop what came before
+    drv.get_log("browser")
+    drv.get(f"{base}/{page}")
+    drv.execute_async_script(
+        "const done = arguments[0];"
+        "const ok = () => document.readyState === 'complete';"
+        "(function wait(){ ok() ? setTimeout(done, 300) : setTimeout(wait, 50); })();")
+    return {"urls": requested_urls(drv), "console": drv.get_log("browser")}
+
+
+def explorer(drv, kind: str):
+    return drv.find_element("css selector", f".tokx.tokx-{kind}")
+
+
+def page_data(drv, el) -> dict:
+    return drv.execute_script("return JSON.parse(document.getElementById(arguments[0].id + '-data').textContent)", el)
+
+
+SEG_IDS = """
+const seg = arguments[0].querySelector(arguments[1]);
+const out = []; let last = null;
+for (const e of seg.querySelectorAll('[data-t]')) {
+  if (e.dataset.t !== last) { out.push(+e.dataset.id); last = e.dataset.t; }
+}
+return out;"""
+
+
+def shoot(el, name: str) -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    el.parent.execute_script("document.activeElement && document.activeElement.blur();"
+                             "arguments[0].scrollIntoView({block: 'center'})", el)
+    el.screenshot(str(path))
+    return path
+
+
+# ---------------------------------------------------------------------------
+# Every page: offline, no console errors, explorers started
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_page_is_offline_clean_and_its_explorers_start(driver, server, page):
+    load = open_page(driver, server, page)
+    foreign = [u for u in load["urls"]
+               if urlsplit(u).scheme not in ("data", "blob", "about") and urlsplit(u).hostname != "127.0.0.1"]
+    assert not foreign, f"{page} requested other hosts: {foreign}"
+    assert any(u.endswith(page) for u in load["urls"]), "the performance log saw no request at all"
+    errors = console_errors(load["console"])
+    assert not errors, f"console errors on {page}: {errors}"
+    # No widget state was saved into the book, so no widget manager is loaded.
+    assert "application/vnd.jupyter.widget" not in driver.page_source
+    roots = driver.find_elements("css selector", ".tokx")
+    if PAGES[page] is not None:
+        assert len(roots) == PAGES[page]
+    for root in roots:
+        assert root.is_displayed() and root.size["height"] > 150
+        assert "tokx-live" in root.get_attribute("class"), "the explorer's JavaScript did not start"
+
+
+# ---------------------------------------------------------------------------
+# The merge explorers
+# ---------------------------------------------------------------------------
+
+
+def tokenizer_from_page(data: dict):
+    """tokref's tokenizer with the page's merges (``truncate(k)`` keeps the first k)."""
+    from tokref.bpe import BPETokenizer
+    from tokref.bytelevel import ByteLevelBPETokenizer
+
+    src, names, merges = data["source"], data["names"], data["merges"]
+    if src["type"] == "bpe":
+        specials = names[: src["n_special"]]
+        alphabet = names[src["n_special"]: src["n_base"] - 1]
+        pairs = [[names[a], names[b]] for a, b, _, _ in merges]
+
+        def truncate(k: int):
+            return BPETokenizer.from_dict({"format": "tokref", "version": 1, "type": "bpe", "config": {
+                "special_tokens": specials, "alphabet": alphabet, "merges": pairs[:k]}})
+        return truncate
+    assert src["type"] == "bytelevel"
+    vocab = [bytes([i]) for i in range(256)]
+    for a, b, _, new in merges:
+        assert new == len(vocab)
+        vocab.append(vocab[a] + vocab[b])
+    pairs = [[vocab[a].hex(), vocab[b].hex()] for a, b, _, _ in merges]
+
+    def truncate(k: int):
+        return ByteLevelBPETokenizer.from_dict({"format": "tokref", "version": 1, "type": "bytelevel_bpe", "config": {
+            "name": "page", "pattern": src["pattern"], "special_tokens": {}, "merges": pairs[:k], "ranks": None}})
+    return truncate
+
+
+@pytest.mark.parametrize("page", ["book/04_bpe.html", "book/05_byte_level_bpe.html"])
+def test_merge_slider_shows_what_tokref_makes_with_k_merges(driver, server, page, capsys):
+    open_page(driver, server, page)
+    root = explorer(driver, "merge")
+    data = page_data(driver, root)
+    K, text = data["K"], data["text"]
+    assert K >= 2000, "the book's merge explorers show at least 2,000 merges"
+    truncate = tokenizer_from_page(data)
+    slider = root.find_element("css selector", "input[type=range]")
+    rng = random.Random(5)
+    steps = [0, 1, 2, 3, 5, 10, 40, 100, 300, 1000, K - 1, K] + rng.sample(range(K), 12)
+    for k in steps:
+        driver.execute_script(
+            "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', {bubbles: true}))", slider, k)
+        shown = driver.execute_script(SEG_IDS, root, ".tokx-seg")
+        assert shown == truncate(k).encode(text), f"step {k}"
+        info = root.find_element("css selector", ".tokx-info").text
+        if k:
+            a, b, count, new = data["merges"][k - 1]
+            assert f"Merge {k:,}:" in info and f"id {new}" in info and f"count {count:,}" in info
+            first = root.find_elements("css selector", ".tokx-table tr")[1]
+            assert "tokx-chosen" in (first.get_attribute("class") or "")
+    # The keyboard moves the slider too.
+    from selenium.webdriver.common.keys import Keys
+
+    driver.execute_script("arguments[0].value = 40; arguments[0].dispatchEvent(new Event('input'))", slider)
+    slider.send_keys(Keys.ARROW_RIGHT)
+    assert driver.execute_script("return arguments[0].tokx.k", root) == 41
+    assert driver.execute_script(SEG_IDS, root, ".tokx-seg") == truncate(41).encode(text)
+    # Update times on the static page (printed, not asserted).
+    script_ms, paint_ms = [], []
+    for k in rng.sample(range(K + 1), 40):
+        script_ms.append(driver.execute_script("arguments[0].tokx.set(arguments[1]); return arguments[0].tokx.lastUpdateMs", root, k))
+        paint_ms.append(driver.execute_async_script(
+            "const [root, k, done] = arguments; const t0 = performance.now(); root.tokx.set(k);"
+            "requestAnimationFrame(() => requestAnimationFrame(() => done(performance.now() - t0)));", root, k))
+    with capsys.disabled():
+        print(f"\n{page}: {K:,}-merge explorer, update over 40 random steps: script mean "
+              f"{statistics.mean(script_ms):.1f} ms (max {max(script_ms):.1f}), to the next frame mean "
+              f"{statistics.mean(paint_ms):.1f} ms (max {max(paint_ms):.1f})")
+    driver.execute_script("arguments[0].tokx.set(60)", root)
+    shoot(root, "merge_" + Path(page).stem)
+
+
+def test_merge_explorer_plays(driver, server):
+    open_page(driver, server, "book/04_bpe.html")
+    root = explorer(driver, "merge")
+    driver.execute_script("arguments[0].tokx.set(0)", root)
+    root.find_element("css selector", ".tokx-btn").click()  # ▶
+    time.sleep(0.8)
+    k = driver.execute_script("return arguments[0].tokx.k", root)
+    root.find_element("css selector", ".tokx-btn").click()  # pause
+    assert k > 3
+    assert console_errors(driver.get_log("browser")) == []
+
+
+# ---------------------------------------------------------------------------
+# The comparison explorer
+# ---------------------------------------------------------------------------
+
+
+def tokenizers_from_page(data: dict) -> dict:
+    """tokref's Python tokenizers rebuilt from the data each JavaScript twin uses."""
+    from tokref.base import Tokenizer
+    from tokref.bpe import EOW
+    from tokref.word import WORD_PATTERN
+
+    out = {}
+    for t in data["tokenizers"]:
+        pieces = t.get("pieces")
+        if t["engine"] == "char":
+            n = next(i for i, p in enumerate(pieces) if len(p) == 1)
+            config = {"special_tokens": pieces[:n], "chars": pieces[n:]}
+            kind = "char"
+        elif t["engine"] == "word":
+            n = next(i for i, p in enumerate(pieces) if re.fullmatch(WORD_PATTERN, p))
+            config = {"lowercase": t["lowercase"], "pattern": WORD_PATTERN, "special_tokens": pieces[:n],
+                      "words": pieces[n:]}
+            kind = "word"
+        elif t["engine"] == "bpe":
+            n_base = pieces.index(EOW) + 1
+            n = next(i for i, p in enumerate(pieces) if len(p) == 1)
+            m = t["merges"]
+            config = {"special_tokens": pieces[:n], "alphabet": pieces[n:n_base - 1],
+                      "merges": [[pieces[m[i]], pieces[m[i + 1]]] for i in range(0, len(m), 3)]}
+            kind = "bpe"
+        else:
+            vocab = [bytes([i]) for i in range(256)]
+            m = t["merges"]
+            hexes = []
+            for i in range(0, len(m), 2):
+                hexes.append([vocab[m[i]].hex(), vocab[m[i + 1]].hex()])
+                vocab.append(vocab[m[i]] + vocab[m[i + 1]])
+            from tokref.bytelevel import GPT2_PATTERN
+
+            config = {"name": "page", "pattern": GPT2_PATTERN, "special_tokens": {}, "merges": hexes, "ranks": None}
+            kind = "bytelevel_bpe"
+        out[t["name"]] = Tokenizer.from_dict({"format": "tokref", "version": 1, "type": kind, "config": config})
+    return out
+
+
+def card_state(driver, root) -> dict:
+    return driver.execute_script("""
+const out = {};
+for (const c of arguments[0].querySelectorAll('.tokx-card')) {
+  const ids = []; let last = null;
+  for (const e of c.querySelectorAll('.tokx-seg [data-t]')) { if (e.dataset.t !== last) { ids.push(+e.dataset.id); last = e.dataset.t; } }
+  out[c.dataset.name] = {tokens: +c.dataset.tokens, chars: +c.dataset.chars, ids, stats: c.querySelector('.tokx-cardstats').textContent};
+}
+return out;""", root)
+
+
+def test_typing_into_the_comparison_box_matches_tokref(driver, server):
+    from selenium.webdriver.common.keys import Keys
+
+    from tokref.explorer import _view
+
+    open_page(driver, server, "book/index.html")
+    root = explorer(driver, "compare")
+    data = page_data(driver, root)
+    assert {t["engine"] for t in data["tokenizers"]} == {"char", "word", "bpe", "bytelevel"}
+    assert data["tokenizers"][-1]["re"]["source"]  # byte-level's pattern is in the page
+    toks = tokenizers_from_page(data)
+    box = root.find_element("css selector", "textarea")
+
+    def check(text: str) -> None:
+        # A text box keeps line breaks as "\n" only (HTML normalises "\r\n").
+        assert driver.execute_script("return arguments[0].value", box) == text.replace("\r\n", "\n")
+        text = text.replace("\r\n", "\n")
+        state = card_state(driver, root)
+        for name, tok in toks.items():
+            ids = tok.encode(text) if name != "byte-level BPE" else tok.encode(text, disallowed_special=())
+            assert state[name]["ids"] == ids, (name, text)
+            assert state[name]["tokens"] == len(ids) and state[name]["chars"] == len(text), (name, text)
+            cpt = f"{len(text) / len(ids):.2f}" if ids else "–"
+            assert state[name]["stats"] == f"{len(ids):,} tokens · {len(text):,} chars · {cpt} chars/token"
+
+    # Real key presses (chromedriver types characters of the Basic Multilingual Plane).
+    box.clear()
+    # (No tab: in a text box the Tab key moves the focus, as it should.)
+    typed = "Thou art more lovely, Zoë — and more temperate:\n  Rough winds do shake!"
+    box.send_keys(typed)
+    assert box.get_attribute("value") == typed
+    check(typed)
+    box.send_keys(Keys.BACK_SPACE * 3)
+    check(typed[:-3])
+    # Characters outside the BMP (and anything else) through the input event.
+    for text in ["Ça va? 你好，世界！ Привет, мир! 🙂👍🏽 naïve café", "", "   ", "x\r\ny \t z\u00a0w"]:
+        driver.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'))", box, text)
+        check(text)
+    # A sample button, and the id toggle.
+    root.find_elements("css selector", ".tokx-chip")[1].click()
+    check(data["samples"][1])
+    root.find_element("css selector", "input[type=checkbox]").click()
+    assert root.find_elements("css selector", ".tokx-id")
+    shoot(root, "compare_index")
+
+    # Each JavaScript twin against tokref's Python on hundreds of random strings.
+    rng = random.Random(11)
+    pool = (list("abcdefghijklmnopqrstuvwxyzABCZ   \n\n\t\r.,;:!?'’\"-_()[]$%0123456789éüß—…ſKİı\u00a0\u2003\u3000\x1c\x85")
+            + ["Thou", " thee", "'s", "'LL", "don't", "🙂", "👍🏽", "你好", "Привет", "e\u0301", "  ", "1234567", "</w>"])
+    texts = ["".join(rng.choice(pool) for _ in range(rng.randint(0, 24))) for _ in range(300)]
+    got = driver.execute_script(
+        "const [d, texts] = arguments; return d.tokenizers.map(t => texts.map(x => TokX.encode(t, x, d.classes)));",
+        data, texts)
+    for spec, views in zip(data["tokenizers"], got):
+        tok = toks[spec["name"]]
+        for text, v in zip(texts, views):
+            assert v == _view(tok, text), (spec["name"], text)
+
+
+@pytest.mark.parametrize("name", ["gpt2", "cl100k_base", "o200k_base", "word", "gpt2_stdlib"])
+def test_js_pretokenizers_match_python(driver, server, name):
+    from tokref.bytelevel import CL100K_PATTERN, GPT2_PATTERN, GPT2_PATTERN_STDLIB, O200K_PATTERN
+    from tokref.explorer import js_regex
+    from tokref.word import WORD_PATTERN
+
+    pattern, engine = {"gpt2": (GPT2_PATTERN, "regex"), "cl100k_base": (CL100K_PATTERN, "regex"),
+                       "o200k_base": (O200K_PATTERN, "regex"), "word": (WORD_PATTERN, "re"),
+                       "gpt2_stdlib": (GPT2_PATTERN_STDLIB, "re")}[name]
+    mod = regex if engine == "regex" else re
+    if "TokX" not in (driver.execute_script("return Object.keys(window).filter(k => k === 'TokX')") or []):
+        open_page(driver, server, "book/index.html")
+    rng = random.Random(name)
+    pool = (list("aZé ſKkSsİıßǅʰ\n\r\t \u00a0\u2003\u3000\x1c\x1f\x85\u2028'’\"-_.,;:!?()[]{}$€0123456789²½٣७/")
+            + ["e\u0301", "🙂", "👍🏽", "你好", "Привет", "ﬁ", "\ufeff", "x\u200dy", "'s", "'LL", "'Ve", "dON'T",
+               "CamelCase", "HELLOworld", "   ", "\n\n", "12345678", "a/b/\n"])
+    texts = ["".join(rng.choice(pool) for _ in range(rng.randint(0, 30))) for _ in range(800)]
+    texts += ["I've paid $1234567 for 3.14159 apples... HELLO  world!\n    x = f(y)", "  trailing  \n", "a\n", "\n", ""]
+    spec = js_regex(pattern, engine)
+    got = driver.execute_script(
+        "const [spec, texts] = arguments; const re = TokX.compileRegex(spec);"
+        "return texts.map(t => TokX.findall(re, t).map(m => [m[0], m[1], m[2]]));", spec, texts)
+    for text, matches in zip(texts, got):
+        want = [[m.start(), m.end(), m.group()] for m in mod.finditer(pattern, text)]
+        assert matches == want, (name, text)
+
+
+# ---------------------------------------------------------------------------
+# The trade-off explorer
+# ---------------------------------------------------------------------------
+
+
+def test_tradeoff_explorer_follows_its_slider_and_width(driver, server):
+    from selenium.webdriver.support.ui import Select
+
+    open_page(driver, server, "book/01_why_tokenize.html")
+    root = explorer(driver, "tradeoff")
+    data = page_data(driver, root)
+    slider = root.find_element("css selector", "input[type=range]")
+    meters = root.find_element("css selector", ".tokx-meters")
+    chars = next(r for r in data["refs"] if r["name"] == "character")
+    for i in [0, len(data["points"]) // 3, len(data["points"]) - 1]:
+        driver.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'))", slider, i)
+        V, n, k = data["points"][i]
+        assert int(meters.get_attribute("data-tokens")) == n and int(meters.get_attribute("data-vocab")) == V
+        text = meters.text
+        assert f"{n:,} tokens" in text and f"{V:,} ids × 768 = {V * 768:,}" in text
+        assert f"({n / chars['n']:.3f})²" in text
+    Select(root.find_element("css selector", "select")).select_by_value("2048")
+    V = data["points"][-1][0]
+    assert f"{V:,} ids × 2,048 = {V * 2048:,}" in meters.text
+    driver.execute_script("arguments[0].tokx.set(arguments[0].tokx.i - 0)", root)
+    assert console_errors(driver.get_log("browser")) == []
+    start = data["start"]
+    driver.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'))", slider, start)
+    Select(root.find_element("css selector", "select")).select_by_value("768")
+    shoot(root, "tradeoff_01_why_tokenize")
+
+
+def test_screenshots_were_saved():
+    if not SHOTS.exists():
+        pytest.skip("no screenshots yet (run the whole module)")
+    names = {p.name for p in SHOTS.glob("*.png")}
+    assert {"merge_04_bpe.png", "merge_05_byte_level_bpe.png", "compare_index.png",
+            "tradeoff_01_why_tokenize.png"} <= names, names
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(pytest.main([__file__, "-s", "-q"]))

@@ -1,0 +1,454 @@
+"""tokref.explorer on the Python side: the data each static page inlines, the widget
+face after a simulated slider change, the protocol, and a student-like tokenizer.
+
+The JavaScript twins are checked against the same Python code in a real browser by
+tests/test_browser.py.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import Counter
+from dataclasses import dataclass
+from html import unescape
+
+import pytest
+import regex
+
+import tokref
+from tokref import CharTokenizer, WordTokenizer
+from tokref import explorer as ex
+from tokref.bpe import BPETokenizer
+from tokref.bytelevel import CL100K_PATTERN, GPT2_PATTERN, ByteLevelBPETokenizer
+from tokref.corpus import load_texts
+from tokref.explorer import (
+    CompareExplorer,
+    MergeExplorer,
+    SupportsMergeTrace,
+    SupportsTokenize,
+    TradeoffExplorer,
+    js_regex,
+)
+
+SAMPLE = "To-morrow, and to-morrow, and to-morrow,\nCreeps in this petty pace.  A café 🙂\tend"
+
+
+@pytest.fixture(scope="module")
+def corpus() -> list[str]:
+    return [t[:40_000] for t in load_texts("train")[:3]]
+
+
+@pytest.fixture(scope="module")
+def bpe(corpus):
+    return BPETokenizer().train(corpus, vocab_size=400, trace=True)
+
+
+@pytest.fixture(scope="module")
+def bytelevel(corpus):
+    return ByteLevelBPETokenizer().train(corpus, vocab_size=256 + 300, trace=True)
+
+
+def truncated_bpe(tok: BPETokenizer, k: int) -> BPETokenizer:
+    d = tok.to_dict()
+    d["config"]["merges"] = d["config"]["merges"][:k]
+    return BPETokenizer.from_dict(d)
+
+
+def truncated_bytelevel(tok: ByteLevelBPETokenizer, k: int) -> ByteLevelBPETokenizer:
+    d = tok.to_dict()
+    d["config"]["merges"] = d["config"]["merges"][:k]
+    return ByteLevelBPETokenizer.from_dict(d)
+
+
+def ids_in_html(html: str) -> list[int]:
+    """Token ids in the order the rendered segmentation shows them (one per token)."""
+    seg = re.search(r'<div class="tokx-seg[^"]*">(.*?)</div>', html, re.S).group(1)
+    out, last = [], None
+    for t, i in re.findall(r'data-t="(-?\d+)" data-id="(\d+)"', seg):
+        if t != last:
+            out.append(int(i))
+            last = t
+    return out
+
+
+def inlined_data(html: str) -> dict:
+    m = re.search(r'<script type="application/json" id="[^"]+">(.*?)</script>', html, re.S)
+    return json.loads(m.group(1))
+
+
+# ---------------------------------------------------------------------------
+# The protocol
+# ---------------------------------------------------------------------------
+
+
+def test_tokref_tokenizers_implement_the_protocol(bpe, bytelevel, corpus):
+    for tok in (CharTokenizer().train(corpus), WordTokenizer().train(corpus), bpe, bytelevel):
+        assert isinstance(tok, SupportsTokenize)
+    assert isinstance(bpe, SupportsMergeTrace) and isinstance(bytelevel, SupportsMergeTrace)
+    assert not isinstance("a string", SupportsTokenize)
+
+
+def test_objects_outside_the_protocol_are_refused_with_a_hint(corpus):
+    class EncodeOnly:
+        def encode(self, text):
+            return [0]
+
+    with pytest.raises(TypeError, match=r"decode\(\), id_to_token\(\)"):
+        CompareExplorer({"x": EncodeOnly()})
+    with pytest.raises(TypeError, match="not the class"):
+        CompareExplorer([CharTokenizer])
+    with pytest.raises(TypeError, match="trace=True"):
+        MergeExplorer(BPETokenizer().train(corpus, vocab_size=120), "abc")
+
+
+# ---------------------------------------------------------------------------
+# The merge explorer
+# ---------------------------------------------------------------------------
+
+
+def test_merge_explorer_bpe_is_exactly_tokref_after_k_merges(bpe, corpus):
+    e = MergeExplorer(bpe, SAMPLE, corpus=corpus)
+    K = e.data["K"]
+    assert K == len(bpe.merges)
+    for k in range(K + 1):
+        assert e.ids_at(k) == truncated_bpe(bpe, k).encode(SAMPLE), k
+    # The spans are tokref's offsets.
+    k = K // 2
+    tokens = truncated_bpe(bpe, k).encode_with_offsets(SAMPLE)
+    assert [t[:3] for t in e.tokens_at(k)] == [[t.id, t.start, t.end] for t in tokens]
+
+
+def test_merge_explorer_bytelevel_is_exactly_tokref_after_k_merges(bytelevel, corpus):
+    e = MergeExplorer(bytelevel, SAMPLE, corpus=corpus)
+    assert e.data["mode"] == "bytes"
+    for k in range(e.data["K"] + 1):
+        assert e.ids_at(k) == truncated_bytelevel(bytelevel, k).encode(SAMPLE), k
+
+
+@pytest.mark.parametrize("which", ["bpe", "bytelevel"])
+def test_pair_counts_replayed_over_the_training_corpus_are_trainings(which, bpe, bytelevel, corpus):
+    tok = bpe if which == "bpe" else bytelevel
+    e = MergeExplorer(tok, SAMPLE, corpus=corpus, top_n=4)
+    d = e.data
+    assert d["consistent"]
+    for step, top, merge in zip(tok.trace, d["tops"], d["merges"]):
+        # The top row is the merged pair, with the count training saw.
+        assert top[:3] == [merge[0], merge[1], step.count]
+        assert merge[2] == step.count
+        counts = top[2::3]
+        assert counts == sorted(counts, reverse=True)
+    # Tokens of the corpus fall by the merged pair's count at every step, unless the
+    # pair is (x, x): overlapping occurrences count twice but merge once.
+    totals = d["corpus_tokens"]
+    for a, b, s in zip(totals, totals[1:], tok.trace):
+        assert a - b == s.count if s.pair[0] != s.pair[1] else 0 < a - b <= s.count
+
+
+def test_merge_explorer_counts_without_a_corpus_come_from_the_sample(bpe):
+    e = MergeExplorer(bpe, SAMPLE, max_steps=50)
+    assert e.data["K"] == 50 and e.data["corpus_tokens"] is None
+    assert "sample" in e.data["tops_label"]
+    assert e.data["sample_tokens"][0] > e.data["sample_tokens"][50]
+
+
+def test_merge_explorer_html_inlines_its_data_and_code(bpe, corpus):
+    e = MergeExplorer(bpe, SAMPLE, corpus=corpus, start=7)
+    page = e.to_html()
+    data = inlined_data(page)
+    assert data == json.loads(json.dumps(e.data))  # everything, "<" escaped as \u003c
+    assert data["names"][data["merges"][0][3]] == "".join(bpe.merges[0])
+    assert "window.TokX" in page and ".tokx-t{" in page
+    assert '<script type="application/json"' in page and "</script>" not in page.split("-data\">", 1)[1].split("</script>")[0]
+    # Nothing to fetch: no src/href, no URL but the SVG namespace.
+    assert not re.search(r"<[a-zA-Z]+[^<>]*\s(src|href)\s*=", page)
+    assert set(re.findall(r"https?://[^\s\"'<>)]+", page)) <= {"http://www.w3.org/2000/svg"}
+    # The page shows step 7 before any JavaScript runs.
+    assert ids_in_html(page) == truncated_bpe(bpe, 7).encode(SAMPLE)
+
+
+def test_merge_explorer_widget_after_a_slider_change(bpe, corpus):
+    e = MergeExplorer(bpe, SAMPLE, corpus=corpus, start=0)
+    w = e.widget()
+    assert w.slider.max == e.data["K"]
+    assert "No merge yet" in w.view.value
+    w.slider.value = 5
+    assert "Merge 5:" in w.view.value
+    assert ids_in_html(w.view.value) == truncated_bpe(bpe, 5).encode(SAMPLE)
+    # The pieces merge 5 made are outlined.
+    a, b = bpe.merges[4]
+    new_id = bpe.token_to_id(a + b)
+    outlined = re.findall(r'class="tokx-t tokx-new"[^>]*data-id="(\d+)"', w.view.value.split('class="tokx-seg"')[1])
+    assert set(map(int, outlined)) <= {new_id}
+    # The +1 button moves the slider.
+    w.children[1].children[3].click()
+    assert w.slider.value == 6 and "Merge 6:" in w.view.value
+
+
+def test_the_face_depends_on_the_frontend(bpe):
+    e = MergeExplorer(bpe, SAMPLE, max_steps=20)
+    bundle = e._repr_mimebundle_()  # no kernel here: the static face
+    assert "text/html" in bundle and "application/vnd.jupyter.widget-view+json" not in bundle
+    try:
+        ex.set_mode("widget")
+        bundle = e._repr_mimebundle_()
+        assert "application/vnd.jupyter.widget-view+json" in bundle
+        assert bundle["text/plain"].startswith("MergeExplorer(")
+        ex.set_mode("static")
+        assert "text/html" in e._repr_mimebundle_()
+    finally:
+        ex.set_mode("auto")
+    with pytest.raises(ValueError):
+        ex.set_mode("sometimes")
+
+
+def test_save_html_writes_a_standalone_page(bpe, tmp_path):
+    path = tmp_path / "merges.html"
+    MergeExplorer(bpe, SAMPLE, max_steps=30).save_html(path)
+    page = path.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and "TokX.mount" in page
+
+
+# ---------------------------------------------------------------------------
+# A student's tokenizer: minbpe-style byte-level BPE, its own ids, no offsets
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Step:
+    pair: tuple[int, int]
+    count: int
+    new_id: int
+
+
+def merge(ids, pair, new):
+    out, i = [], 0
+    while i < len(ids):
+        if i + 1 < len(ids) and (ids[i], ids[i + 1]) == pair:
+            out.append(new)
+            i += 2
+        else:
+            out.append(ids[i])
+            i += 1
+    return out
+
+
+class StudentBPE:
+    """Byte-level BPE on the whole text (no pre-tokenizer), like minbpe's BasicTokenizer."""
+
+    def __init__(self, text: str, n_merges: int, *, with_bytes: bool = False) -> None:
+        self.merges: dict[tuple[int, int], int] = {}
+        self.vocab = {i: bytes([i]) for i in range(256)}
+        self.trace: list[Step] = []
+        ids = list(text.encode("utf-8"))
+        for k in range(n_merges):
+            counts = Counter(zip(ids, ids[1:]))
+            pair = max(counts, key=lambda p: (counts[p], p))
+            new = 256 + k
+            self.trace.append(Step(pair, counts[pair], new))
+            self.merges[pair] = new
+            self.vocab[new] = self.vocab[pair[0]] + self.vocab[pair[1]]
+            ids = merge(ids, pair, new)
+        if with_bytes:
+            self.decode_single_token_bytes = self.vocab.__getitem__
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self.vocab)
+
+    def encode(self, text: str, n_merges: int | None = None) -> list[int]:
+        limit = 256 + (len(self.merges) if n_merges is None else n_merges)
+        ids = list(text.encode("utf-8"))
+        while len(ids) >= 2:
+            pair = min(zip(ids, ids[1:]), key=lambda p: self.merges.get(p, float("inf")))
+            if self.merges.get(pair, limit) >= limit:
+                break
+            ids = merge(ids, pair, self.merges[pair])
+        return ids
+
+    def decode(self, ids: list[int]) -> str:
+        return b"".join(self.vocab[i] for i in ids).decode("utf-8", errors="replace")
+
+    def id_to_token(self, id: int) -> str:
+        return self.vocab[id].decode("utf-8", errors="replace")
+
+
+@pytest.fixture(scope="module")
+def student(corpus) -> StudentBPE:
+    return StudentBPE(corpus[0][:6_000], 120)
+
+
+@pytest.mark.parametrize("with_bytes", [False, True])
+def test_merge_explorer_on_a_students_tokenizer(corpus, with_bytes):
+    s = StudentBPE(corpus[0][:6_000], 120, with_bytes=with_bytes)
+    assert isinstance(s, SupportsMergeTrace)
+    e = MergeExplorer(s, SAMPLE, corpus=[corpus[0][:20_000]])
+    assert e.data["mode"] == ("bytes" if with_bytes else "pieces")
+    for k in range(e.data["K"] + 1):
+        assert e.ids_at(k) == s.encode(SAMPLE, k), k
+    totals = e.data["corpus_tokens"]
+    assert totals[0] == len(corpus[0][:20_000].encode()) and totals[-1] == len(s.encode(corpus[0][:20_000]))
+    w = e.widget()
+    w.slider.value = 17
+    assert ids_in_html(w.view.value) == s.encode(SAMPLE, 17)
+    assert "TokX.mount" in e.to_html()
+
+
+def test_compare_explorer_with_a_student_and_tokref(student, bytelevel, corpus):
+    char = CharTokenizer().train(corpus)
+    e = CompareExplorer({"characters": char, "student": student, "byte-level": bytelevel}, text="hello")
+    by_name = {t["name"]: t for t in e.data["tokenizers"]}
+    assert by_name["characters"]["engine"] == "char" and by_name["byte-level"]["engine"] == "bytelevel"
+    # No JavaScript twin: precomputed for the text and the samples, and said so.
+    pre = by_name["student"]["pre"]
+    assert set(pre) == {"hello", *e.data["samples"]}
+    assert [t[0] for t in pre["hello"]["toks"]] == student.encode("hello")
+    assert "Python only" in by_name["student"]["description"]
+    # The widget re-encodes any text in Python, for every tokenizer.
+    w = e.widget()
+    w.textarea.value = "A café, 🙂!"
+    cards = re.findall(r'data-name="([^"]+)" data-tokens="(\d+)" data-chars="(\d+)"', w.view.value)
+    assert cards == [("characters", str(len(char.encode("A café, 🙂!"))), "10"),
+                     ("student", str(len(student.encode("A café, 🙂!"))), "10"),
+                     ("byte-level", str(len(bytelevel.encode("A café, 🙂!"))), "10")]
+    w.show_ids.value = True
+    assert 'class="tokx-id"' in w.view.value
+
+
+def test_compare_views_and_split_characters(bytelevel, corpus):
+    word = WordTokenizer().train(corpus, vocab_size=300)
+    e = CompareExplorer({"words": word, "bytes": bytelevel})
+    views = e.views("The café's  end")
+    assert views["words"]["mode"] == "chars"
+    assert [t[0] for t in views["words"]["toks"]] == word.encode("The café's  end")
+    assert views["bytes"]["mode"] == "bytes"
+    # 'é' is two bytes no merge of an ASCII corpus joins: drawn once, bytes in hex below.
+    html = e._render_cards("café")
+    assert '<span class="tokx-split-ch">é</span>' in html
+    assert ">C3</span>" in html and ">A9</span>" in html and "\ufffd" not in html
+    # Whitespace is visible.
+    assert "␣" in e._render_cards("a b") and "⏎" in e._render_cards("a\nb") and "⇥" in e._render_cards("a\tb")
+
+
+def test_compare_html_inlines_each_tokenizers_js_data(bpe, bytelevel, corpus):
+    char = CharTokenizer().train(corpus)
+    word = WordTokenizer().train(corpus, vocab_size=500)
+    e = CompareExplorer({"c": char, "w": word, "b": bpe, "bl": bytelevel})
+    data = inlined_data(e.to_html())
+    specs = {t["name"]: t for t in data["tokenizers"]}
+    assert specs["c"]["pieces"] == char._pieces
+    assert specs["w"]["pieces"] == word._pieces and "re" in specs["w"]
+    assert len(specs["b"]["merges"]) == 3 * len(bpe.merges)
+    assert len(specs["bl"]["merges"]) == 2 * len(bytelevel.merges)
+    # The character classes of the regexes are inlined once, by name.
+    names = set(re.findall(r"\{\{(\w+)\}\}", json.dumps(data)))
+    assert names and names <= set(data["classes"])
+
+
+# ---------------------------------------------------------------------------
+# The trade-off explorer
+# ---------------------------------------------------------------------------
+
+
+def test_tradeoff_points_are_measured_tokenizers(bpe, corpus):
+    heldout = load_texts("heldout")[0][:30_000]
+    char = CharTokenizer().train(corpus)
+    e = TradeoffExplorer(bpe, heldout, sample=SAMPLE, references={"character": char}, n_points=12)
+    points = e.data["points"]
+    assert points[0][2] == 0 and points[-1][2] == len(bpe.merges)
+    for V, n, k in points:
+        t = truncated_bpe(bpe, k)
+        assert (V, n) == (t.vocab_size, tokref.measure(t, heldout).n_tokens)
+    assert e.data["refs"] == [{"name": "character", "V": char.vocab_size, "n": len(char.encode(heldout))}]
+    i = len(points) // 2
+    assert [t[0] for t in e.sample_tokens_at(i)] == truncated_bpe(bpe, points[i][2]).encode(SAMPLE)
+    w = e.widget()
+    w.slider.value = i
+    w.width.value = 256
+    assert f"{points[i][1]:,} tokens" in w.view.value
+    assert f"{points[i][0]:,} ids × 256 = {points[i][0] * 256:,}" in w.view.value
+    assert inlined_data(e.to_html())["points"] == points
+
+
+def test_tradeoff_from_a_list_of_student_tokenizers(corpus):
+    text = corpus[0][:5_000]
+    small, large = StudentBPE(text, 20), StudentBPE(text, 80)
+    e = TradeoffExplorer([large, small], corpus[1][:3_000], sample="to be or not")
+    assert [p[0] for p in e.data["points"]] == [276, 336]
+    assert e.data["points"][1][1] == len(large.encode(corpus[1][:3_000]))
+    assert [t[0] for t in e.sample_tokens_at(0)] == small.encode("to be or not")
+    e2 = TradeoffExplorer(large, corpus[1][:3_000], n_points=8)  # traced: every prefix
+    for V, n, k in e2.data["points"]:
+        assert n == len(large.encode(corpus[1][:3_000], k))
+
+
+# ---------------------------------------------------------------------------
+# Python regexes for JavaScript
+# ---------------------------------------------------------------------------
+
+
+def test_js_regex_translates_possessive_case_insensitive_and_dollar():
+    spec = js_regex(CL100K_PATTERN)
+    src = spec["source"]
+    assert "++" not in src and "?+" not in src and "(?i" not in src
+    assert re.search(r"\(\?=\(.*?\)\)\\\d", src)  # atomic groups by lookahead + backreference
+    assert "(?=\\n?$)" in src
+    # (?i:[sdmt]) also takes the long s and the Kelvin sign, as the regex module does.
+    assert "\\u{17F}" in src and "\\u{212A}" in js_regex(r"(?i:k)")["source"]
+    # Classes are the engine's own: regex's \s leaves out U+001C, re's takes it.
+    assert "\\u{1C}" not in js_regex(r"\s", "regex")["classes"]["regex_s"]
+    assert "\\u{1C}" in js_regex(r"\s", "re")["classes"]["re_s"]
+
+
+@pytest.mark.parametrize("pattern", [r"(a)\1", r"\bword\b", r"(?P<x>a)", r"[[:alpha:]]"])
+def test_js_regex_refuses_what_it_cannot_translate(pattern):
+    with pytest.raises(ValueError, match="cannot translate"):
+        js_regex(pattern)
+
+
+def test_js_regex_classes_cover_what_the_engine_matches():
+    spec = js_regex(GPT2_PATTERN)
+    letters = ex._parse_ranges(spec["classes"]["regex_p_L"])
+    rng = random.Random(1)
+    for c in rng.sample(range(0x30000), 3_000):
+        inside = any(a <= c <= b for a, b in letters)
+        assert inside == bool(regex.match(r"\p{L}", chr(c))), hex(c)
+
+
+def test_the_static_assets_ship_with_the_package():
+    assert "window.TokX" in ex._asset("tokx.js")
+    assert ".tokx{" in ex._asset("tokx.css")
+    page = CompareExplorer([CharTokenizer().train("abc")]).to_html()
+    assert unescape(page).count("<style>") == 1
+
+
+@pytest.mark.slow
+def test_a_kernel_gives_the_widget_to_a_person_and_html_to_a_build():
+    """A frontend executes with allow_stdin=True and gets the widget; nbclient (myst-nb,
+    nbconvert) executes with allow_stdin=False and gets the static HTML, so no widget
+    is created and no widget state is saved into the notebook."""
+    from jupyter_client.manager import start_new_kernel
+
+    km, kc = start_new_kernel(kernel_name="python3")
+    code = ("from tokref.bpe import BPETokenizer\nfrom tokref.explorer import MergeExplorer\n"
+            "tok = BPETokenizer().train('low lower newest widest ' * 20, vocab_size=40, trace=True)\n"
+            "MergeExplorer(tok, 'lowest newer')\n")
+    try:
+        faces = {}
+        for allow in (True, False):
+            msg_id = kc.execute(code, allow_stdin=allow)
+            while True:
+                m = kc.get_iopub_msg(timeout=120)
+                if m["parent_header"].get("msg_id") != msg_id:
+                    continue
+                if m["msg_type"] in ("execute_result", "display_data"):
+                    faces[allow] = set(m["content"]["data"])
+                assert m["msg_type"] != "error", m["content"]
+                if m["msg_type"] == "status" and m["content"]["execution_state"] == "idle":
+                    break
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+    assert "application/vnd.jupyter.widget-view+json" in faces[True] and "text/html" not in faces[True]
+    assert "text/html" in faces[False] and "application/vnd.jupyter.widget-view+json" not in faces[False]
