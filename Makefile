@@ -17,8 +17,15 @@ $(STAMP): requirements.txt solutions/pyproject.toml
 setup: $(STAMP)
 
 # -W: a warning (a cell error is one) fails the build; execution itself raises on errors.
+# The chapters import tokref, but jupyter-cache keys cached outputs on the cells' source
+# only: when anything in tokref changed since the last build, drop the cache so every
+# chapter runs again against the new code.
+CACHE := _build/.jupyter_cache
 html: setup
+	@if [ -d $(CACHE) ] && [ -n "$$(find solutions/tokref -newer $(CACHE) -type f -not -path '*/__pycache__/*' -print -quit)" ]; then \
+		echo "tokref changed since the last build: re-executing every chapter"; rm -rf $(CACHE); fi
 	$(BIN)/jupyter-book build . --warningiserror --keep-going
+	@touch $(CACHE)
 
 exercises: setup
 	$(BIN)/python autograder/release.py
