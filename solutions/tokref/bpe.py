@@ -52,22 +52,30 @@ def word_counts(texts: str | Iterable[str]) -> Counter[str]:
     return counts
 
 
-def apply_merges(symbols: Sequence[str], ranks: Mapping[tuple[str, str], int]) -> list[str]:
+def apply_merges(
+    symbols: Sequence[str],
+    ranks: Mapping[tuple[str, str], int],
+    *,
+    max_rank: int | None = None,
+) -> list[str]:
     """Merge ``symbols`` with learnt merges: repeatedly the adjacent pair of lowest rank
-    (leftmost on a tie), until no adjacent pair was learnt.
+    (leftmost on a tie), until no adjacent pair was learnt. With ``max_rank``, only the
+    merges of rank below it count: the segmentation after the first ``max_rank`` merges.
 
     >>> apply_merges(["l", "o", "w", "</w>"], {("l", "o"): 0, ("lo", "w"): 1})
     ['low', '</w>']
+    >>> apply_merges(["l", "o", "w", "</w>"], {("l", "o"): 0, ("lo", "w"): 1}, max_rank=1)
+    ['lo', 'w', '</w>']
     """
+    limit = float("inf") if max_rank is None else max_rank
     word = list(symbols)
     while len(word) > 1:
-        best = None
-        best_i = -1
+        best, best_i = limit, -1
         for i in range(len(word) - 1):
             r = ranks.get((word[i], word[i + 1]))
-            if r is not None and (best is None or r < best):
+            if r is not None and r < best:
                 best, best_i = r, i
-        if best is None:
+        if best_i < 0:
             break
         # Merge every occurrence of that pair, left to right: the same pair elsewhere in
         # the word has the same rank, so it would be merged next anyway.
