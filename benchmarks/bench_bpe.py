@@ -18,41 +18,19 @@ encoding at least 0.5x tiktoken's single-thread throughput.
 
 from __future__ import annotations
 
-import argparse
-import cProfile
-import gc
-import io
 import json
 import os
 import platform
-import pstats
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from _common import common_parser, mb_per_s, profile, timed
 
 TRAIN_TARGET = 2.0  # tokref training time / tokenizers training time, at most
 ENCODE_TARGET = 0.5  # tokref encode throughput / tiktoken throughput, at least
 
 
-def timed(fn: Callable[[], Any], repeat: int = 1, setup: Callable[[], Any] | None = None) -> tuple[float, Any]:
-    """The best wall time of ``repeat`` calls (``setup`` runs untimed before each), and
-    the last result. The garbage collector is paused while timing, as timeit does."""
-    best, result = float("inf"), None
-    for _ in range(repeat):
-        if setup is not None:
-            setup()
-        gc.collect()
-        gc.disable()
-        try:
-            t0 = time.perf_counter()
-            result = fn()
-            best = min(best, time.perf_counter() - t0)
-        finally:
-            gc.enable()
-    return best, result
 
 
 def train_tokref(texts: list[str], vocab_size: int):
@@ -94,33 +72,13 @@ def train_sentencepiece(corpus_file: str, vocab_size: int, model_dir: str):
     return spm.SentencePieceProcessor(model_file=prefix + ".model")
 
 
-def mb_per_s(n_bytes: int, seconds: float) -> float:
-    return n_bytes / seconds / 1e6
 
 
-def profile(label: str, fn: Callable[[], Any], top: int) -> None:
-    prof = cProfile.Profile()
-    prof.enable()
-    fn()
-    prof.disable()
-    out = io.StringIO()
-    stats = pstats.Stats(prof, stream=out).strip_dirs().sort_stats("tottime")
-    stats.print_stats(top)
-    print(f"\n--- cProfile: {label} (sorted by own time) ---")
-    # Skip pstats' preamble up to the column header.
-    text = out.getvalue()
-    print(text[text.index("   ncalls") :].rstrip())
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--vocab-size", type=int, default=8000)
-    ap.add_argument("--repeat", type=int, default=3, help="encoding runs; the best is reported")
-    ap.add_argument("--train-repeat", type=int, default=1, help="training runs; the best is reported")
+    ap = common_parser(__doc__)
     ap.add_argument("--no-sentencepiece", action="store_true", help="skip SentencePiece training")
-    ap.add_argument("--profile", action="store_true", help="cProfile tokref's training and encoding")
-    ap.add_argument("--top", type=int, default=15, help="functions shown per profile")
-    ap.add_argument("--json", metavar="FILE", help="also write the numbers to FILE as JSON")
     args = ap.parse_args(argv)
 
     import sentencepiece

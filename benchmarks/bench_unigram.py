@@ -29,40 +29,18 @@ import os
 # Single-threaded encoding for tokenizers (must be set before it is imported).
 os.environ.setdefault("RAYON_NUM_THREADS", "1")
 
-import argparse  # noqa: E402
-import cProfile  # noqa: E402
-import gc  # noqa: E402
-import io  # noqa: E402
 import json  # noqa: E402
 import platform  # noqa: E402
-import pstats  # noqa: E402
 import struct  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
-import time  # noqa: E402
-from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
+from _common import common_parser, mb_per_s, profile, timed  # noqa: E402
 
 TRAIN_TARGET = 5.0  # tokref training time / SentencePiece training time, at most
 
 
-def timed(fn: Callable[[], Any], repeat: int = 1, setup: Callable[[], Any] | None = None) -> tuple[float, Any]:
-    """The best wall time of ``repeat`` calls (``setup`` runs untimed before each), and
-    the last result. The garbage collector is paused while timing, as timeit does."""
-    best, result = float("inf"), None
-    for _ in range(repeat):
-        if setup is not None:
-            setup()
-        gc.collect()
-        gc.disable()
-        try:
-            t0 = time.perf_counter()
-            result = fn()
-            best = min(best, time.perf_counter() - t0)
-        finally:
-            gc.enable()
-    return best, result
 
 
 def train_sentencepiece(corpus_file: str, vocab_size: int, model_dir: str):
@@ -112,30 +90,12 @@ def sentencepiece_proto(tok) -> bytes:
     return bytes(out)
 
 
-def mb_per_s(n_bytes: int, seconds: float) -> float:
-    return n_bytes / seconds / 1e6
 
 
-def profile(label: str, fn: Callable[[], Any], top: int) -> None:
-    prof = cProfile.Profile()
-    prof.enable()
-    fn()
-    prof.disable()
-    out = io.StringIO()
-    pstats.Stats(prof, stream=out).strip_dirs().sort_stats("tottime").print_stats(top)
-    text = out.getvalue()
-    print(f"\n--- cProfile: {label} (sorted by own time) ---")
-    print(text[text.index("   ncalls") :].rstrip())
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--vocab-size", type=int, default=8000)
-    ap.add_argument("--repeat", type=int, default=3, help="encoding runs; the best is reported")
-    ap.add_argument("--train-repeat", type=int, default=1, help="training runs; the best is reported")
-    ap.add_argument("--profile", action="store_true", help="cProfile tokref's training and encoding")
-    ap.add_argument("--top", type=int, default=15, help="functions shown per profile")
-    ap.add_argument("--json", metavar="FILE", help="also write the numbers to FILE as JSON")
+    ap = common_parser(__doc__)
     args = ap.parse_args(argv)
 
     import sentencepiece as spm

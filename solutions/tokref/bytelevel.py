@@ -109,6 +109,7 @@ OPENAI_ENCODINGS: dict[str, dict[str, Any]] = {
 }
 
 _CACHE_LIMIT = 1 << 18
+_NO_RANK = 1 << 32  # above every rank: ranks are 32-bit, as in tiktoken (checked on input)
 
 
 @lru_cache(maxsize=1)
@@ -154,26 +155,23 @@ def bpe_encode_piece(piece: bytes, ranks: Mapping[bytes, int]) -> list[int]:
     if whole is not None:
         return [whole]
     # parts[i] is the start of the i-th token; the rank of pair i is that of
-    # piece[parts[i]:parts[i+2]].
+    # piece[parts[i]:parts[i+2]], or _NO_RANK if that is not a token. With a number
+    # instead of None, min() and index() find the leftmost lowest pair in C.
     parts = list(range(len(piece) + 1))
     get = ranks.get
-    pair_ranks = [get(piece[i : i + 2]) for i in range(len(piece) - 1)]
-    while len(parts) > 2:
-        best = None
-        best_i = -1
-        for i, r in enumerate(pair_ranks):
-            if r is not None and (best is None or r < best):
-                best, best_i = r, i
-        if best is None:
+    pair_ranks = [get(piece[i : i + 2], _NO_RANK) for i in range(len(piece) - 1)]
+    while pair_ranks:
+        best = min(pair_ranks)
+        if best == _NO_RANK:
             break
-        i = best_i
+        i = pair_ranks.index(best)
         del parts[i + 1]
         del pair_ranks[i]
         # The merged token's neighbours now form new pairs.
         if i < len(pair_ranks):
-            pair_ranks[i] = get(piece[parts[i] : parts[i + 2]])
+            pair_ranks[i] = get(piece[parts[i] : parts[i + 2]], _NO_RANK)
         if i > 0:
-            pair_ranks[i - 1] = get(piece[parts[i - 1] : parts[i + 1]])
+            pair_ranks[i - 1] = get(piece[parts[i - 1] : parts[i + 1]], _NO_RANK)
     return [ranks[piece[s:e]] for s, e in zip(parts, parts[1:])]
 
 
@@ -386,8 +384,8 @@ class ByteLevelBPETokenizer(Tokenizer):
                 f"not {type(ranks_or_path).__name__}"
             )
         for b, r in ranks.items():
-            if not isinstance(b, bytes) or isinstance(r, bool) or not isinstance(r, int) or r < 0:
-                raise TypeError(f"mergeable ranks must map bytes to int >= 0; found {b!r}: {r!r}")
+            if not isinstance(b, bytes) or isinstance(r, bool) or not isinstance(r, int) or not 0 <= r < _NO_RANK:
+                raise TypeError(f"mergeable ranks must map bytes to int in 0..2**32-1 (tiktoken's ranks are 32-bit); found {b!r}: {r!r}")
         if len(set(ranks.values())) != len(ranks):
             raise ValueError("mergeable ranks must be distinct")
         missing = [i for i in range(256) if bytes([i]) not in ranks]
