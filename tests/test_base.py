@@ -562,3 +562,23 @@ def test_huge_file_refused_before_reading(tmp_path, monkeypatch):
 
 def test_default_size_limit_is_generous_but_finite():
     assert 10 * 2**20 <= base.MAX_FILE_BYTES <= 2**30
+
+
+def test_a_subclass_does_not_take_over_its_parents_files(tmp_path):
+    """A subclass inheriting `kind` is not registered: loading still gives the parent."""
+    from tokref import CharTokenizer, load
+
+    class MyChars(CharTokenizer):  # inherits kind = "char"
+        pass
+
+    path = tmp_path / "t.json"
+    MyChars().train("abc").save(path)
+    assert type(load(path)) is CharTokenizer
+
+
+def test_two_classes_cannot_claim_one_kind():
+    from tokref.base import Tokenizer
+
+    with pytest.raises(TypeError, match="kind 'char' is taken by CharTokenizer"):
+        class Impostor(Tokenizer):
+            kind = "char"

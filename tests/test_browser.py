@@ -8,9 +8,12 @@ read from its performance log, i.e. the DevTools Network events). Then:
 - the merge explorers of chapters 4 and 5: moving the slider to step k shows exactly
   the tokens tokref's own encoder gives with the page's first k merges;
 - the comparison explorer of the preface: typing updates token and character counts
-  that match tokref, and each JavaScript twin (char, word, BPE, byte-level BPE)
-  agrees with tokref's Python on hundreds of random strings, as do the translations
-  of the GPT-2, cl100k_base, o200k_base and word patterns;
+  that match tokref, and each JavaScript twin (char, word, BPE, byte-level BPE,
+  WordPiece, Unigram) agrees with tokref's Python on hundreds of random strings, as do
+  the translations of the GPT-2, cl100k_base, o200k_base and word patterns; so do the
+  WordPiece and Unigram twins in their other settings (lowercasing and accent
+  stripping; no byte fallback, identity normalization), run on the page with data
+  made in the test;
 - the trade-off explorer of chapter 1 moves with its slider and its width menu.
 
 Screenshots of each explorer go to _build/screenshots/; the update times of the
@@ -353,6 +356,17 @@ def tokenizers_from_page(data: dict) -> dict:
             config = {"lowercase": t["lowercase"], "pattern": WORD_PATTERN, "special_tokens": pieces[:n],
                       "words": pieces[n:]}
             kind = "word"
+        elif t["engine"] == "wordpiece":
+            config = {"lowercase": t["lowercase"], "strip_accents": t["strip_accents"],
+                      "continuing_subword_prefix": t["prefix"], "max_input_chars_per_word": t["max_chars"],
+                      "special_tokens": t["specials"], "vocab": pieces, "merges": []}
+            kind = "wordpiece"
+        elif t["engine"] == "unigram":
+            config = {"normalization": t["normalization"], "add_dummy_prefix": t["dummy_prefix"],
+                      "split_by_whitespace": t["split"], "byte_fallback": t["byte_fallback"],
+                      "special_tokens": pieces[:t["n_special"]],
+                      "pieces": [[p, sc] for p, sc in zip(pieces[t["first"]:], t["scores"])]}
+            kind = "unigram"
         elif t["engine"] == "bpe":
             n_base = pieces.index(EOW) + 1
             n = next(i for i, p in enumerate(pieces) if len(p) == 1)
@@ -386,6 +400,33 @@ for (const c of arguments[0].querySelectorAll('.tokx-card')) {
 return out;""", root)
 
 
+def plain_ids(tok, text: str) -> list[int]:
+    """tokref's ids of ``text`` as the comparison shows them: WordPiece without [CLS]/[SEP],
+    byte-level BPE with special tokens read as text."""
+    kind = getattr(tok, "kind", "")
+    if kind == "wordpiece":
+        return tok.encode(text, add_special_tokens=False)
+    if kind == "bytelevel_bpe" or type(tok).__name__ == "ByteLevelBPETokenizer":
+        return tok.encode(text, disallowed_special=())
+    return tok.encode(text)
+
+
+# Random strings for the twins: ASCII, Latin accents (composed and not), CJK, Cyrillic,
+# punctuation, emoji, whitespace and control characters, special tokens, characters
+# that NFKC changes or composes, unassigned code points, long words.
+TWIN_POOL = (list("abcdefghijklmnopqrstuvwxyzABCZ   \n\n\t\r.,;:!?'’\"-_()[]$%0123456789éüß—…ſKİı\u00a0\u2003\u3000\x1c\x85")
+             + list("\x00\x7f\u200b\ufffd\u0301\u0308\u0323\u0345ΣΟΔÅǄẞ")
+             + ["Thou", " thee", "'s", "'LL", "don't", "🙂", "👍🏽", "你好", "世界。", "Привет", "e\u0301", "  ", "1234567",
+                "</w>", "[MASK]", "[UNK]", "<unk>", "▁", "ﬁ", "①", "ｶﾞ", "ﾊﾝｶｸ", "가", "ᄀ\u1161\u11a8", "\u0378",
+                "\U000e0001", "\ue000", "\u1e9b\u0323", "\U0001d165\U0001d16d", "naïve", "Çà", "x" * 110,
+                "Wherefore" * 4])
+
+
+def random_texts(seed, n: int) -> list[str]:
+    rng = random.Random(seed)
+    return ["".join(rng.choice(TWIN_POOL) for _ in range(rng.randint(0, 24))) for _ in range(n)]
+
+
 def test_typing_into_the_comparison_box_matches_tokref(driver, server):
     from selenium.webdriver.common.keys import Keys
 
@@ -394,8 +435,8 @@ def test_typing_into_the_comparison_box_matches_tokref(driver, server):
     open_page(driver, server, "book/index.html")
     root = explorer(driver, "compare")
     data = page_data(driver, root)
-    assert {t["engine"] for t in data["tokenizers"]} == {"char", "word", "bpe", "bytelevel"}
-    assert data["tokenizers"][-1]["re"]["source"]  # byte-level's pattern is in the page
+    assert {t["engine"] for t in data["tokenizers"]} == {"char", "word", "bpe", "bytelevel", "wordpiece", "unigram"}
+    assert data["tokenizers"][3]["re"]["source"]  # byte-level's pattern is in the page
     toks = tokenizers_from_page(data)
     box = root.find_element("css selector", "textarea")
 
@@ -405,7 +446,7 @@ def test_typing_into_the_comparison_box_matches_tokref(driver, server):
         text = text.replace("\r\n", "\n")
         state = card_state(driver, root)
         for name, tok in toks.items():
-            ids = tok.encode(text) if name != "byte-level BPE" else tok.encode(text, disallowed_special=())
+            ids = plain_ids(tok, text)
             assert state[name]["ids"] == ids, (name, text)
             assert state[name]["tokens"] == len(ids) and state[name]["chars"] == len(text), (name, text)
             cpt = f"{len(text) / len(ids):.2f}" if ids else "–"
@@ -421,7 +462,8 @@ def test_typing_into_the_comparison_box_matches_tokref(driver, server):
     box.send_keys(Keys.BACK_SPACE * 3)
     check(typed[:-3])
     # Characters outside the BMP (and anything else) through the input event.
-    for text in ["Ça va? 你好，世界！ Привет, мир! 🙂👍🏽 naïve café", "", "   ", "x\r\ny \t z\u00a0w"]:
+    for text in ["Ça va? 你好，世界！ Привет, мир! 🙂👍🏽 naïve café", "", "   ", "x\r\ny \t z\u00a0w",
+                 "[MASK] ﬁne ①ｶﾞ e\u0301 ▁ " + "Wherefore" * 14]:
         driver.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'))", box, text)
         check(text)
     # A sample button, and the id toggle.
@@ -432,10 +474,7 @@ def test_typing_into_the_comparison_box_matches_tokref(driver, server):
     shoot(root, "compare_index")
 
     # Each JavaScript twin against tokref's Python on hundreds of random strings.
-    rng = random.Random(11)
-    pool = (list("abcdefghijklmnopqrstuvwxyzABCZ   \n\n\t\r.,;:!?'’\"-_()[]$%0123456789éüß—…ſKİı\u00a0\u2003\u3000\x1c\x85")
-            + ["Thou", " thee", "'s", "'LL", "don't", "🙂", "👍🏽", "你好", "Привет", "e\u0301", "  ", "1234567", "</w>"])
-    texts = ["".join(rng.choice(pool) for _ in range(rng.randint(0, 24))) for _ in range(300)]
+    texts = random_texts(11, 400)
     got = driver.execute_script(
         "const [d, texts] = arguments; return d.tokenizers.map(t => texts.map(x => TokX.encode(t, x, d.classes)));",
         data, texts)
@@ -443,6 +482,38 @@ def test_typing_into_the_comparison_box_matches_tokref(driver, server):
         tok = toks[spec["name"]]
         for text, v in zip(texts, views):
             assert v == _view(tok, text), (spec["name"], text)
+            assert [t[0] for t in v["toks"]] == plain_ids(tok, text), (spec["name"], text)
+
+
+def test_wordpiece_and_unigram_twins_in_their_other_settings(driver, server):
+    """The book shows a cased WordPiece and an NFKC Unigram with byte fallback; these
+    are the other branches of the twins: lowercasing and accent stripping (with their
+    inlined tables), lowercasing alone, and Unigram without byte fallback (fused
+    <unk>), with identity normalization and without the dummy prefix."""
+    from tokref.corpus import load_texts
+    from tokref.explorer import CompareExplorer, _view
+    from tokref.unigram import UnigramTokenizer
+    from tokref.wordpiece import WordPieceTokenizer
+
+    corpus = [t[:50_000] for t in load_texts("train")[:2]] + ["Ça va? naïve crème brûlée ÀÉÎÕÜ İstanbul ΟΔΟΣ 你好世界 ﾊﾝｶｸ"]
+    toks = {
+        "uncased": WordPieceTokenizer().train(corpus, vocab_size=700),
+        "lowercase only": WordPieceTokenizer().train(corpus, vocab_size=700, strip_accents=False),
+        "unk": UnigramTokenizer().train(corpus, vocab_size=500, byte_fallback=False),
+        "identity": UnigramTokenizer().train(corpus, vocab_size=500, normalization="identity",
+                                             add_dummy_prefix=False, split_by_whitespace=False),
+    }
+    data = CompareExplorer(toks, text="x").data
+    if "TokX" not in (driver.execute_script("return Object.keys(window).filter(k => k === 'TokX')") or []):
+        open_page(driver, server, "book/index.html")
+    texts = random_texts(12, 400)
+    got = driver.execute_script(
+        "const [d, texts] = arguments; return d.tokenizers.map(t => texts.map(x => TokX.encode(t, x, d.classes)));",
+        data, texts)
+    for (name, tok), views in zip(toks.items(), got):
+        for text, v in zip(texts, views):
+            assert v == _view(tok, text), (name, text)
+            assert [t[0] for t in v["toks"]] == plain_ids(tok, text), (name, text)
 
 
 @pytest.mark.parametrize("name", ["gpt2", "cl100k_base", "o200k_base", "word", "gpt2_stdlib"])

@@ -452,3 +452,89 @@ def test_a_kernel_gives_the_widget_to_a_person_and_html_to_a_build():
         km.shutdown_kernel(now=True)
     assert "application/vnd.jupyter.widget-view+json" in faces[True] and "text/html" not in faces[True]
     assert "text/html" in faces[False] and "application/vnd.jupyter.widget-view+json" not in faces[False]
+
+
+# ---------------------------------------------------------------------------
+# The WordPiece and Unigram twins: their data, and the Python side of their views
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def wordpiece(corpus):
+    from tokref.wordpiece import WordPieceTokenizer
+
+    return WordPieceTokenizer().train(corpus + ["Ça va? naïve 你好"], vocab_size=600, lowercase=False)
+
+
+@pytest.fixture(scope="module")
+def unigram(corpus):
+    from tokref.unigram import UnigramTokenizer
+
+    return UnigramTokenizer().train(corpus, vocab_size=600)
+
+
+TWIN_TEXTS = ["", "   ", SAMPLE, "Ça va? 你好，世界！ Привет 🙂👍🏽 naïve ﬁne ①\u00a0x", "[MASK] x[UNK]y ▁▁a",
+              "ｶﾞ e\u0301 \u0378\u0301 \U000e0001 \x00\x85\u200b" + "w" * 130]
+
+
+def test_wordpiece_and_unigram_have_twins_with_their_data(wordpiece, unigram):
+    from tokref.unigram import UnigramTokenizer
+    from tokref.wordpiece import WordPieceTokenizer
+
+    e = CompareExplorer({"wp": wordpiece, "ug": unigram})
+    data = inlined_data(e.to_html())
+    wp, ug = data["tokenizers"]
+    assert wp["engine"] == "wordpiece" and wp["pieces"] == wordpiece._pieces and wp["unk"] == wordpiece.unk_id
+    assert wp["max_piece"] == wordpiece._max_piece and not wp["lowercase"] and not wp["strip_accents"]
+    assert set(wp["tables"]) == {"removed", "punct", "cjk", "ws"}  # cased: no case or NFD data
+    assert "[CLS]" in wp["description"]  # says that [CLS]/[SEP] are left out
+    assert ug["engine"] == "unigram" and ug["pieces"] == unigram._pieces
+    assert ug["scores"] == unigram._scores[ug["first"]:] and ug["unk_score"] == unigram._model.unk_score
+    assert {"space", "unassigned", "joins", "probe"} <= set(ug["tables"])
+    # An uncased WordPiece carries the lowercasing and NFD tables; a subclass has no twin.
+    uncased = WordPieceTokenizer().train("Hello World", vocab_size=40)
+    spec = inlined_data(CompareExplorer({"u": uncased}).to_html())["tokenizers"][0]
+    assert {"lower", "nfd", "ccc", "mn"} <= set(spec["tables"])
+
+    class MyUnigram(UnigramTokenizer):
+        kind = ""  # not registered: tokref's files keep loading as UnigramTokenizer
+
+    sub = MyUnigram()
+    sub._from_config(unigram.to_dict()["config"])
+    assert "engine" not in inlined_data(CompareExplorer({"s": sub}).to_html())["tokenizers"][0]
+
+
+def test_wordpiece_and_unigram_views_are_tokrefs_ids(wordpiece, unigram):
+    """Without [CLS]/[SEP] for WordPiece (encode_with_offsets), and for Unigram with
+    spans the JavaScript twin can compute (NFKC segments, not grapheme clusters)."""
+    e = CompareExplorer({"wp": wordpiece, "ug": unigram})
+    for text in TWIN_TEXTS:
+        views = e.views(text)
+        assert [t[0] for t in views["wp"]["toks"]] == wordpiece.encode(text, add_special_tokens=False)
+        assert [t[0] for t in views["ug"]["toks"]] == unigram.encode(text)
+        assert views["wp"]["mode"] == views["ug"]["mode"] == "chars"
+        for v in views.values():
+            assert all(0 <= t[1] <= t[2] <= len(text) for t in v["toks"]), (text, v)
+    # Where grapheme clusters and NFKC segments agree, the spans are tokref's own.
+    text = "A café, ﬁne  day"
+    assert e.views(text)["ug"]["toks"] == [[t.id, t.start, t.end, 0] for t in unigram.encode_with_offsets(text)]
+    # Byte fallback: the bytes of a character no piece covers, drawn under it.
+    assert '<span class="tokx-split-ch">🙂</span>' in e._render_cards("a🙂")
+
+
+def test_nfkc_segments_normalize_independently():
+    import unicodedata
+
+    from tokref.explorer import _nfkc_segments, _nfkc_sets, _unigram_aligned
+
+    _, joins = _nfkc_sets()
+    rng = random.Random(3)
+    pool = ([chr(c) for c in sorted(joins)][::7] + list("aeAEoO ，。カｶﾞﾟ가각ᄀ\u1161\u11a8\u0301\u0308\u0323\u0345ſẛ")
+            + ["\u0378", "\U0001faff", "\U000e0001", "ﬁ", "①", "\u00a0", "\x1c", "\u2028", "\u1e9b\u0323"])
+    for _ in range(20_000):
+        s = "".join(rng.choice(pool) for _ in range(rng.randint(0, 8)))
+        segs = _nfkc_segments(s)
+        assert "".join(s[a:b] for a, b in segs) == s
+        assert "".join(unicodedata.normalize("NFKC", s[a:b]) for a, b in segs) == unicodedata.normalize("NFKC", s), s
+        norm, st, en = _unigram_aligned(s, "nfkc")
+        assert norm == " ".join(unicodedata.normalize("NFKC", s).split()) and len(st) == len(en) == len(norm)

@@ -226,8 +226,14 @@ class Tokenizer:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if cls.kind:
-            _REGISTRY[cls.kind] = cls
+        # Only a class that names its own kind is registered: a subclass that inherits
+        # its parent's kind (a student's or a test's variant) must not take over loading
+        # the parent's files.
+        kind = cls.__dict__.get("kind")
+        if kind:
+            if kind in _REGISTRY and _REGISTRY[kind].__qualname__ != cls.__qualname__:
+                raise TypeError(f"tokenizer kind {kind!r} is taken by {_REGISTRY[kind].__name__}")
+            _REGISTRY[kind] = cls
 
     def __init__(self) -> None:
         self._pieces: list[str] = []

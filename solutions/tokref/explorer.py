@@ -43,12 +43,29 @@ Optional extras, used when present: ``encode_with_offsets(text)`` (tokens with
 
 What each explorer does with an object depends on what it knows about it:
 
-- tokref's ``CharTokenizer``, ``WordTokenizer``, ``BPETokenizer`` and
-  ``ByteLevelBPETokenizer`` have a JavaScript twin of their encoder (char: the
-  vocabulary; word: the regex and the vocabulary; BPE: the merges; byte-level BPE:
-  the merges and the pre-tokenization regex), so the static comparison re-tokenizes
-  whatever is typed. Any other object is encoded in Python for a fixed list of sample
-  texts, and the static page says so when other text is typed.
+- tokref's ``CharTokenizer``, ``WordTokenizer``, ``BPETokenizer``,
+  ``ByteLevelBPETokenizer``, ``WordPieceTokenizer`` and ``UnigramTokenizer`` have a
+  JavaScript twin of their encoder (char: the vocabulary; word: the regex and the
+  vocabulary; BPE: the merges; byte-level BPE: the merges and the pre-tokenization
+  regex; WordPiece: the vocabulary and Hugging Face's Unicode tables; Unigram: the
+  pieces and their scores), so the static comparison re-tokenizes whatever is typed.
+  Any other object is encoded in Python for a fixed list of sample texts, and the
+  static page says so when other text is typed.
+- WordPiece is shown without ``[CLS]``/``[SEP]`` (its ``encode_with_offsets``), so
+  that tokens per character compare with the other tokenizers. Its twin gets every
+  Unicode table from Python (what cleaning removes, whitespace, CJK, punctuation; with
+  ``lowercase`` tokref's per-character lowercasing of every character it changes; with
+  ``strip_accents`` the NFD of every decomposing character, the combining classes and
+  the non-spacing marks), never from the browser. Unigram's twin runs Viterbi with
+  tokref's tie rule, adding the float64 scores in the same order. For NFKC it cuts the
+  text into segments that normalize independently (tables from Python) and normalizes
+  each with the browser's ``normalize("NFKC")``, which by Unicode's normalization
+  stability gives Python's answer on characters assigned in Python's Unicode version;
+  unassigned ones are left alone, as Python does, and a browser whose Unicode is older
+  than Python's is detected and the card says it cannot run. The spans drawn for
+  Unigram are those NFKC segments (tokref's ``encode_with_offsets`` uses grapheme
+  clusters, which a browser does not segment as the ``regex`` module does); the ids are
+  tokref's.
 - For tokref's two BPE tokenizers the merge explorer computes the segmentation after
   *k* merges the way tokref encodes with the first *k* merges (rank order for
   character BPE, tiktoken's rule for byte-level BPE). For any other traced object it
@@ -610,6 +627,22 @@ def _native_kind(tok: object) -> str | None:
     return None
 
 
+def _twin_kind(tok: object) -> str | None:
+    """tokref's classes that have a JavaScript twin in the comparison explorer (exactly:
+    a subclass may have changed the algorithm)."""
+    kind = _native_kind(tok)
+    if kind is not None:
+        return kind
+    from .unigram import UnigramTokenizer
+    from .wordpiece import WordPieceTokenizer
+
+    if type(tok) is WordPieceTokenizer:
+        return "wordpiece"
+    if type(tok) is UnigramTokenizer:
+        return "unigram"
+    return None
+
+
 def _unk_id(tok: object) -> int | None:
     try:
         u = getattr(tok, "unk_id", None)
@@ -648,6 +681,8 @@ def _view(tok: object, text: str) -> dict[str, Any]:
                 toks.append([i, pos, pos + n, UNK if i == unk else 0])
                 pos += n
             return {"mode": "bytes", "toks": toks}
+    if _twin_kind(tok) == "unigram":
+        return _unigram_view(tok, text)
     with_offsets = getattr(tok, "encode_with_offsets", None)
     if callable(with_offsets):
         try:
@@ -1517,7 +1552,9 @@ DEFAULT_SAMPLES: tuple[str, ...] = (
 )
 
 _DESCRIPTIONS = {"char": "one token per character", "word": "one token per word or punctuation mark",
-                 "bpe": "BPE on characters, words end in </w>", "bytelevel": "BPE on UTF-8 bytes"}
+                 "bpe": "BPE on characters, words end in </w>", "bytelevel": "BPE on UTF-8 bytes",
+                 "wordpiece": "greedy longest match, ## continues a word, no [CLS]/[SEP]",
+                 "unigram": "Viterbi over scored pieces, ▁ is a space"}
 
 
 def _js_spec(tok: Any, regexes: dict[str, Any]) -> dict[str, Any] | None:
@@ -1553,7 +1590,249 @@ def _js_spec(tok: Any, regexes: dict[str, Any]) -> dict[str, Any] | None:
         if len(tok._ranks) > 20_000:
             return None  # cl100k_base would inline megabytes: samples only
         return {"engine": "bytelevel", "ranks": [[b.hex(), i] for b, i in tok._ranks.items()], "re": r}
+    kind = _twin_kind(tok)
+    if kind == "wordpiece":
+        return _wordpiece_spec(tok, regexes)
+    if kind == "unigram":
+        return _unigram_spec(tok, regexes)
     return None
+
+
+# ---------------------------------------------------------------------------
+# WordPiece and Unigram twins: their Unicode data, computed here by Python
+#
+# The browser's own Unicode tables (its regex \p classes, toLowerCase, normalize) follow
+# its Unicode version, not Python's nor Hugging Face's. The twins therefore get every
+# table they need from Python, as code-point ranges (a flat list [a0, b0, a1, b1, ...]).
+# ---------------------------------------------------------------------------
+
+
+def _flat(ranges: Iterable[tuple[int, int]]) -> list[int]:
+    return [x for r in ranges for x in r]
+
+
+@lru_cache(maxsize=None)
+def _re_class(cls: str) -> tuple[tuple[int, int], ...]:
+    """The code points the ``re`` class ``[cls]`` matches."""
+    return _engine_class("re", f"[{cls}]")
+
+
+def _map_runs(mapping: Mapping[int, str]) -> list[Any]:
+    """``{code point: string}`` as a flat list [gap, value, ...]: ``gap`` is the distance
+    from the previous code point; ``value`` an int (a single code point, as the offset
+    from the key) or a string (several code points)."""
+    out: list[Any] = []
+    prev = 0
+    for cp in sorted(mapping):
+        v = mapping[cp]
+        out += [cp - prev, ord(v) - cp if len(v) == 1 else v]
+        prev = cp
+    return out
+
+
+@lru_cache(maxsize=1)
+def _wordpiece_tables() -> dict[str, Any]:
+    """The character classes of tokref.wordpiece (Hugging Face's tables, Unicode 8)."""
+    from . import wordpiece as wp
+
+    return {"removed": _flat(_re_class(wp._HF_OTHER)), "punct": _flat(_re_class(wp._HF_PUNCTUATION)),
+            "cjk": _flat(_re_class(wp._CJK_RANGES)), "ws": _flat(_re_class(wp._WHITESPACE))}
+
+
+@lru_cache(maxsize=1)
+def _wordpiece_lower_table() -> list[Any]:
+    """tokref.wordpiece's per-character lowercasing (Rust's char::to_lowercase), for
+    every character it changes."""
+    from .wordpiece import _lower
+
+    return _map_runs({cp: lo for cp in _cps() if (lo := _lower(chr(cp))) != chr(cp)})
+
+
+@lru_cache(maxsize=1)
+def _wordpiece_nfd_tables() -> dict[str, Any]:
+    """What tokref.wordpiece's accent stripping needs: the NFD of every character that
+    decomposes (Hangul syllables are left to the algorithm), the combining classes it
+    sorts by, the non-spacing marks it drops."""
+    import unicodedata
+
+    from . import wordpiece as wp
+
+    nfd = {}
+    ccc: list[list[int]] = []
+    for cp in _cps():
+        ch = chr(cp)
+        if not 0xAC00 <= cp <= 0xD7A3:
+            d = wp._nfd(ch)
+            if d != ch:
+                nfd[cp] = d
+        c = wp._ccc(ch) if unicodedata.combining(ch) else 0
+        if c:
+            if ccc and ccc[-1][1] == cp - 1 and ccc[-1][2] == c:
+                ccc[-1][1] = cp
+            else:
+                ccc.append([cp, cp, c])
+    return {"nfd": _map_runs(nfd), "ccc": [x for r in ccc for x in r],
+            "mn": _flat(_re_class(wp._HF_NONSPACING_MARK))}
+
+
+@lru_cache(maxsize=1)
+def _cps() -> tuple[int, ...]:
+    return tuple(map(ord, _all_chars()))
+
+
+def _wordpiece_spec(tok: Any, regexes: dict[str, Any]) -> dict[str, Any]:
+    tables = dict(_wordpiece_tables())
+    if tok.lowercase:
+        tables["lower"] = _wordpiece_lower_table()
+    if tok.strip_accents:
+        tables.update(_wordpiece_nfd_tables())
+    return {"engine": "wordpiece", "pieces": list(tok._pieces), "unk": tok.unk_id,
+            "specials": sorted(tok.special_tokens, key=lambda s: (-len(s), s)),
+            "prefix": tok.continuing_subword_prefix, "max_chars": tok.max_input_chars_per_word,
+            "max_piece": tok._max_piece, "lowercase": tok.lowercase, "strip_accents": tok.strip_accents,
+            "tables": tables}
+
+
+# NFKC for the Unigram twin. Text is cut into segments that NFKC normalizes
+# independently: a segment starts before every character whose NFKD starts with a
+# starter (combining class 0) that composes with nothing before it, and a code point
+# unassigned in Python's Unicode is a segment of its own. Each segment's NFKC is then
+# the same in any Unicode version from Python's on (Unicode's normalization stability:
+# the normalization of assigned characters never changes, and a new composite is
+# excluded from composition), so the browser's String.normalize("NFKC") is used on
+# segments of assigned characters, after checking that the browser knows Python's
+# Unicode version. Unassigned code points stay as they are, as in Python.
+
+
+@lru_cache(maxsize=1)
+def _nfkc_tables() -> dict[str, Any]:
+    import unicodedata
+
+    unassigned, joins = [], set()
+    second = set(range(0x1161, 0x1176)) | set(range(0x11A8, 0x11C3))  # Hangul V and T jamo
+    for cp in _cps():
+        ch = chr(cp)
+        if unicodedata.category(ch) == "Cn":
+            unassigned.append(cp)
+            continue
+        d = unicodedata.decomposition(ch)
+        if d and not d.startswith("<"):
+            parts = d.split()
+            if len(parts) == 2 and unicodedata.normalize("NFC", "".join(chr(int(x, 16)) for x in parts)) == ch:
+                second.add(int(parts[1], 16))
+    for cp in _cps():
+        ch = chr(cp)
+        if unicodedata.combining(ch) or cp in second or unicodedata.decomposition(ch):
+            first = unicodedata.normalize("NFKD", ch)[0]
+            if unicodedata.combining(first) or ord(first) in second:
+                joins.add(cp)
+    # A character of Python's Unicode version that the browser must know: one that
+    # version added with a compatibility decomposition.
+    probe = next(chr(cp) for cp in range(0x10780, 0x107BB)
+                 if unicodedata.category(chr(cp)) != "Cn" and unicodedata.normalize("NFKC", chr(cp)) != chr(cp))
+    return {"unassigned": _flat(_to_ranges(unassigned)), "joins": _flat(_to_ranges(joins)),
+            "probe": [probe, unicodedata.normalize("NFKC", probe)], "unicode": unicodedata.unidata_version}
+
+
+@lru_cache(maxsize=1)
+def _nfkc_sets() -> tuple[frozenset[int], frozenset[int]]:
+    t = _nfkc_tables()
+
+    def expand(flat: list[int]) -> frozenset[int]:
+        return frozenset(c for a, b in zip(flat[::2], flat[1::2]) for c in range(a, b + 1))
+
+    return expand(t["unassigned"]), expand(t["joins"])
+
+
+def _nfkc_segments(text: str) -> list[tuple[int, int]]:
+    """The segments of ``text`` that NFKC normalizes independently (see above)."""
+    unassigned, joins = _nfkc_sets()
+    out: list[tuple[int, int]] = []
+    start, prev_new = 0, False
+    for i, ch in enumerate(text):
+        cp = ord(ch)
+        new = cp in unassigned
+        if i and (new or prev_new or cp not in joins):
+            out.append((start, i))
+            start = i
+        prev_new = new
+    if text:
+        out.append((start, len(text)))
+    return out
+
+
+@lru_cache(maxsize=1)
+def _py_space() -> tuple[tuple[int, int], ...]:
+    return _engine_class("re", r"\s")  # str.isspace, which str.split() uses
+
+
+def _unigram_aligned(text: str, normalization: str) -> tuple[str, list[int], list[int]]:
+    """tokref.unigram's normalization with the span of ``text`` behind each character;
+    NFKC spans are the segments of :func:`_nfkc_segments` (tokref's own
+    ``encode_with_offsets`` uses grapheme clusters, which the twin cannot reproduce
+    exactly; the ids are the same)."""
+    import unicodedata
+
+    n = len(text)
+    if normalization == "identity":
+        return text, list(range(n)), list(range(1, n + 1))
+    parts, st, en = [], [], []
+    for a, b in _nfkc_segments(text):
+        piece = unicodedata.normalize("NFKC", text[a:b])
+        parts.append(piece)
+        st += [a] * len(piece)
+        en += [b] * len(piece)
+    nf = "".join(parts)
+    out: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    prev_end = -1
+    for m in re.finditer(r"\S+", nf):
+        a, b = m.start(), m.end()
+        if prev_end >= 0:
+            out.append(" ")
+            starts.append(st[prev_end])
+            ends.append(en[a - 1])
+        out.append(m.group())
+        starts += st[a:b]
+        ends += en[a:b]
+        prev_end = b
+    return "".join(out), starts, ends
+
+
+def _unigram_view(tok: Any, text: str) -> dict[str, Any]:
+    """tokref.unigram.UnigramTokenizer.encode_with_offsets with the spans of
+    :func:`_unigram_aligned`: what the JavaScript twin computes."""
+    norm, st, en = _unigram_aligned(text, tok.normalization)
+    if tok.add_dummy_prefix and norm:
+        st = [st[0], *st]
+        en = [st[0], *en]
+    unk = _unk_id(tok)
+    fuse = None if tok.byte_fallback else unk
+    toks: list[list[int]] = []
+    o = 0
+    for unit in tok._units(norm):
+        ids, spans = tok._encode_unit(unit)
+        for i, (a, b) in zip(ids, spans):
+            if i == fuse and toks and toks[-1][0] == fuse:
+                toks[-1][2] = en[o + b - 1]
+            else:
+                toks.append([i, st[o + a], en[o + b - 1], UNK if i == unk else 0])
+        o += len(unit)
+    return {"mode": "chars", "toks": toks}
+
+
+def _unigram_spec(tok: Any, regexes: dict[str, Any]) -> dict[str, Any]:
+    assert tok._model is not None
+    first = len(tok.special_tokens) + (256 if tok.byte_fallback else 0)
+    tables: dict[str, Any] = {"space": _flat(_py_space())}
+    if tok.normalization == "nfkc":
+        tables.update(_nfkc_tables())
+    return {"engine": "unigram", "pieces": list(tok._pieces), "scores": tok._scores[first:], "first": first,
+            "n_special": len(tok.special_tokens), "unk": _unk_id(tok), "unk_score": tok._model.unk_score,
+            "byte_base": tok._byte_base, "byte_fallback": tok.byte_fallback,
+            "normalization": tok.normalization, "dummy_prefix": tok.add_dummy_prefix,
+            "split": tok.split_by_whitespace, "tables": tables}
 
 
 class CompareExplorer(_Explorer):
@@ -1590,7 +1869,7 @@ class CompareExplorer(_Explorer):
         entries = []
         for name, t in named:
             spec = _js_spec(t, classes)
-            kind = _native_kind(t)
+            kind = _twin_kind(t)
             vocab = getattr(t, "vocab_size", None)
             entry: dict[str, Any] = {"name": str(name), "vocab": vocab if isinstance(vocab, int) else None,
                                      "description": _DESCRIPTIONS.get(kind or "", type(t).__name__)}

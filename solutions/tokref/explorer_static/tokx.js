@@ -1,7 +1,7 @@
 /* tokref explorers, the static face: vanilla JavaScript, no library, no network.
  * Each explorer is a <div class="tokx"> followed by its data (a JSON <script>);
  * TokX.mount(id) builds the view. The tokenizers' JavaScript twins (char, word, BPE,
- * byte-level BPE) follow tokref's Python code line by line; tests/test_browser.py
+ * byte-level BPE, WordPiece, Unigram) follow tokref's Python code line by line; tests/test_browser.py
  * checks them against it. */
 (function () {
   "use strict";
@@ -350,7 +350,297 @@
       // Bytes that no piece covers (a pattern that skips characters) are gaps.
       return { mode: "bytes", toks };
     },
+    // tokref.wordpiece.WordPieceTokenizer (without [CLS]/[SEP], as encode_with_offsets):
+    // special tokens written in the text, BertNormalizer, BertPreTokenizer, greedy
+    // longest match. Every Unicode table comes from Python (spec.tables), none from the
+    // browser. Offsets and their quirks follow tokref line by line.
+    wordpiece(spec, text) {
+      const T = spec.tables, idx = pieceIndex(spec);
+      if (!spec._specialRe) {
+        spec._specialRe = spec.specials.length
+          ? new RegExp(spec.specials.map((s) => s.replace(/[.*+?^${}()|[\]\\\/]/g, "\\$&")).join("|"), "gu") : null;
+        if (T.lower) spec._lower = mapTable(T.lower);
+        if (T.nfd) { spec._nfd = mapTable(T.nfd); spec._ccc = cccTable(T.ccc); }
+      }
+      const cps = Array.from(text), toks = [];
+      const unk = spec.unk;
+      const encodeChunk = (a, b) => {
+        for (const [w, ix] of wpWords(spec, cps.slice(a, b))) {
+          const spans = w.length <= spec.max_chars ? wpGreedy(w, idx, spec.prefix, spec.max_piece) : null;
+          if (spans === null) { toks.push([unk, a + ix[0], a + ix[ix.length - 1] + 1, 2]); continue; }
+          for (const [s, e] of spans) {
+            const id = idx.get((s === 0 ? "" : spec.prefix) + w.slice(s, e).join(""));
+            toks.push([id, a + ix[s], a + ix[e - 1] + 1, id === unk ? 2 : 0]);
+          }
+        }
+      };
+      const plain = (a, b) => {  // runs of non-whitespace (tokref's _CHUNK_RE)
+        let s = -1;
+        for (let i = a; i <= b; i++) {
+          const ws = i === b || inRanges(T.ws, cps[i].codePointAt(0));
+          if (ws && s >= 0) { encodeChunk(s, i); s = -1; } else if (!ws && s < 0) s = i;
+        }
+      };
+      let pos = 0;  // in code points
+      if (spec._specialRe) {
+        for (const [s, e, m] of findall(spec._specialRe, text)) {
+          plain(pos, s);
+          const id = idx.get(m);
+          toks.push([id, s, e, id === unk ? 2 : 0]);
+          pos = e;
+        }
+      }
+      plain(pos, cps.length);
+      return { mode: "chars", toks };
+    },
+    // tokref.unigram.UnigramTokenizer: normalization, dummy prefix, units cut before
+    // each space, Viterbi with tokref's tie rule (float64 sums in the same order), byte
+    // fallback or a fused <unk>. Spans as tokref.explorer._unigram_view.
+    unigram(spec, text) {
+      const T = spec.tables;
+      if (!spec._trie) {
+        if (T.probe && T.probe[0].normalize("NFKC") !== T.probe[1]) {
+          throw new Error("tokx: this browser's Unicode is older than " + T.unicode + " (Python's): its NFKC would differ");
+        }
+        const trie = new Map();
+        for (let k = spec.first; k < spec.pieces.length; k++) {
+          const p = Array.from(spec.pieces[k]);
+          let node = trie;
+          for (let i = 0; i < p.length - 1; i++) {
+            let e = node.get(p[i]);
+            if (!e) { e = [null, new Map()]; node.set(p[i], e); }
+            node = e[1];
+          }
+          let e = node.get(p[p.length - 1]);
+          if (!e) { e = [null, new Map()]; node.set(p[p.length - 1], e); }
+          e[0] = k;
+        }
+        spec._trie = trie;
+        spec._cache = new Map();
+      }
+      const [norm, st, en] = unigramAligned(spec, text);
+      if (spec.dummy_prefix && norm.length) { st.unshift(st[0]); en.unshift(st[0]); }
+      // Units: the (prefixed) text cut before every space.
+      const s = spec.dummy_prefix && norm.length ? [" "].concat(norm) : norm;
+      let units = [];
+      if (s.length && !spec.split) units = [s];
+      else if (s.length) {
+        // Python: parts = s.split(" "); units = [" " + p for p in parts[1:]], and
+        // parts[0] first if it is not empty.
+        const parts = [[]];
+        for (const ch of s) { if (ch === " ") parts.push([]); else parts[parts.length - 1].push(ch); }
+        if (parts[0].length) units.push(parts[0]);
+        for (let k = 1; k < parts.length; k++) units.push([" "].concat(parts[k]));
+      }
+      const fuse = spec.byte_fallback ? null : spec.unk, toks = [];
+      let o = 0;
+      for (const unit of units) {
+        const key = unit.join("");
+        let hit = spec.split ? spec._cache.get(key) : undefined;
+        if (!hit) { hit = unigramUnit(spec, unit); if (spec.split) spec._cache.set(key, hit); }
+        for (const [id, a, b] of hit) {
+          if (id === fuse && toks.length && toks[toks.length - 1][0] === fuse) toks[toks.length - 1][2] = en[o + b - 1];
+          else toks.push([id, st[o + a], en[o + b - 1], id === spec.unk ? 2 : 0]);
+        }
+        o += unit.length;
+      }
+      return { mode: "chars", toks };
+    },
   };
+  // ------------------------------------- Unicode data inlined from Python
+  // Ranges are flat lists [a0, b0, a1, b1, ...] of code points, sorted.
+  function inRanges(r, cp) {
+    let lo = 0, hi = (r.length >> 1) - 1;
+    while (lo <= hi) {
+      const m = (lo + hi) >> 1;
+      if (cp < r[2 * m]) hi = m - 1; else if (cp > r[2 * m + 1]) lo = m + 1; else return true;
+    }
+    return false;
+  }
+  // [gap, value, ...] (tokref.explorer._map_runs) -> Map code point -> string.
+  function mapTable(flat) {
+    const m = new Map();
+    let cp = 0;
+    for (let i = 0; i < flat.length; i += 2) {
+      cp += flat[i];
+      const v = flat[i + 1];
+      m.set(cp, typeof v === "number" ? String.fromCodePoint(cp + v) : v);
+    }
+    return m;
+  }
+  function cccTable(flat) {
+    const m = new Map();
+    for (let i = 0; i < flat.length; i += 3) for (let c = flat[i]; c <= flat[i + 1]; c++) m.set(c, flat[i + 2]);
+    return m;
+  }
+  function utf8(cp) {  // as Python's "surrogatepass": lone surrogates too
+    if (cp < 0x80) return [cp];
+    if (cp < 0x800) return [0xc0 | (cp >> 6), 0x80 | (cp & 63)];
+    if (cp < 0x10000) return [0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63)];
+    return [0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 63), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63)];
+  }
+
+  // WordPiece: tokref.wordpiece._chunk_words on one chunk (an array of code points):
+  // [[word (array of code points), index in the chunk of each of its characters], ...].
+  function wpWords(spec, chunk) {
+    const T = spec.tables, cp = (c) => c.codePointAt(0);
+    // Cleaning: drop control, format, private-use characters.
+    let s = [], idx = [];
+    chunk.forEach((c, i) => { if (!inRanges(T.removed, cp(c))) { s.push(c); idx.push(i); } });
+    // CJK ideographs are segments of their own.
+    const segs = [];
+    let a = 0;
+    for (let k = 0; k < s.length; k++) {
+      if (!inRanges(T.cjk, cp(s[k]))) continue;
+      if (k > a) segs.push([s.slice(a, k), idx.slice(a, k)]);
+      segs.push([[s[k]], [idx[k]]]);
+      a = k + 1;
+    }
+    if (a < s.length || !segs.length) segs.push([s.slice(a), idx.slice(a)]);
+    const words = [];
+    for (let [w, ix] of segs) {
+      if (spec.strip_accents) [w, ix] = wpStripAccents(spec, w, ix);
+      if (spec.lowercase) {
+        const w2 = [], ix2 = [];
+        w.forEach((c, k) => { const lo = spec._lower.get(cp(c)); for (const x of lo === undefined ? [c] : Array.from(lo)) { w2.push(x); ix2.push(ix[k]); } });
+        w = w2; ix = ix2;
+      }
+      // Pre-tokenization: each punctuation character alone, the rest in runs.
+      let r = -1;
+      for (let k = 0; k <= w.length; k++) {
+        const p = k < w.length && inRanges(T.punct, cp(w[k]));
+        if ((k === w.length || p) && r >= 0) { words.push([w.slice(r, k), ix.slice(r, k)]); r = -1; }
+        if (p) words.push([[w[k]], [ix[k]]]);
+        else if (k < w.length && r < 0) r = k;
+      }
+    }
+    return words;
+  }
+  // tokref.wordpiece._strip_accents: NFD (Python's, with tokref's exceptions), canonical
+  // ordering by its combining classes, tokenizers' alignment, then no non-spacing marks.
+  function wpStripAccents(spec, s, idx) {
+    const T = spec.tables, out = [];
+    for (const c of s) {
+      const cp = c.codePointAt(0);
+      let d;
+      if (cp >= 0xac00 && cp <= 0xd7a3) {
+        const k = cp - 0xac00, t = k % 28;
+        d = [String.fromCodePoint(0x1100 + Math.floor(k / 588)), String.fromCodePoint(0x1161 + Math.floor((k % 588) / 28))];
+        if (t) d.push(String.fromCodePoint(0x11a7 + t));
+      } else {
+        const m = spec._nfd.get(cp);
+        d = m === undefined ? [c] : Array.from(m);
+      }
+      out.push([d[0], 0]);
+      for (let k = 1; k < d.length; k++) out.push([d[k], 1]);
+    }
+    const ccc = (c) => spec._ccc.get(c.codePointAt(0)) || 0;
+    for (let k = 0; k < out.length;) {
+      if (ccc(out[k][0]) === 0) { k++; continue; }
+      let j = k;
+      while (j < out.length && ccc(out[j][0]) !== 0) j++;
+      if (j - k > 1) {
+        const run = out.slice(k, j).sort((x, y) => ccc(x[0]) - ccc(y[0]));  // stable, as Python's sorted
+        out.splice(k, j - k, ...run);
+      }
+      k = j;
+    }
+    const chars = [], aligned = [];
+    let pos = 0;
+    for (const [c, change] of out) {
+      let src;
+      if (change) src = pos ? idx[pos - 1] : idx[0];
+      else { src = idx[pos]; pos++; }
+      if (!inRanges(T.mn, c.codePointAt(0))) { chars.push(c); aligned.push(src); }
+    }
+    return [chars, aligned];
+  }
+  // tokref.wordpiece._greedy: spans of the longest-match-first split, or null.
+  function wpGreedy(word, idx, prefix, maxLen) {
+    const out = [], n = word.length;
+    let start = 0;
+    while (start < n) {
+      let end = Math.min(n, start + maxLen), found = false;
+      while (end > start) {
+        if (idx.has((start === 0 ? "" : prefix) + word.slice(start, end).join(""))) { found = true; break; }
+        end--;
+      }
+      if (!found) return null;
+      out.push([start, end]);
+      start = end;
+    }
+    return out;
+  }
+
+  // Unigram: the normalized text as an array of code points, and the span of the text
+  // behind each (tokref.explorer._unigram_aligned).
+  function unigramAligned(spec, text) {
+    const T = spec.tables, cps = Array.from(text);
+    if (spec.normalization === "identity") return [cps, cps.map((_, i) => i), cps.map((_, i) => i + 1)];
+    const nf = [], st = [], en = [];
+    const flush = (a, b) => {
+      if (b <= a) return;
+      const seg = cps.slice(a, b).join("");
+      const piece = b - a === 1 && inRanges(T.unassigned, seg.codePointAt(0)) ? [seg] : Array.from(seg.normalize("NFKC"));
+      for (const c of piece) { nf.push(c); st.push(a); en.push(b); }
+    };
+    let start = 0, prevNew = false;
+    for (let i = 0; i < cps.length; i++) {
+      const cp = cps[i].codePointAt(0), isNew = inRanges(T.unassigned, cp);
+      if (i && (isNew || prevNew || !inRanges(T.joins, cp))) { flush(start, i); start = i; }
+      prevNew = isNew;
+    }
+    flush(start, cps.length);
+    // Runs of whitespace (str.isspace) become one space; the ends are stripped.
+    const out = [], s2 = [], e2 = [];
+    let prevEnd = -1;
+    for (let i = 0; i < nf.length;) {
+      if (inRanges(T.space, nf[i].codePointAt(0))) { i++; continue; }
+      let j = i;
+      while (j < nf.length && !inRanges(T.space, nf[j].codePointAt(0))) j++;
+      if (prevEnd >= 0) { out.push(" "); s2.push(st[prevEnd]); e2.push(en[i - 1]); }
+      for (let k = i; k < j; k++) { out.push(nf[k]); s2.push(st[k]); e2.push(en[k]); }
+      prevEnd = j;
+      i = j;
+    }
+    return [out, s2, e2];
+  }
+  // One unit (array of code points, spaces as " "): [[id, start, end], ...] in the unit.
+  function unigramUnit(spec, unit) {
+    // A literal ▁ matches no piece (tokref's sentinel); spaces become ▁.
+    const s = unit.map((c) => (c === "\u2581" ? null : c === " " ? "\u2581" : c));
+    const n = s.length, scores = spec.scores, first = spec.first, unkScore = spec.unk_score;
+    const best = new Float64Array(n + 1).fill(-Infinity), back = new Int32Array(n + 1).fill(-1), what = new Array(n + 1).fill(null);
+    best[0] = 0;
+    for (let i = 0; i < n; i++) {
+      const base = best[i];
+      let single = false, node = spec._trie;
+      for (let j = i; j < n; j++) {
+        const e = s[j] === null ? undefined : node.get(s[j]);
+        if (!e) break;
+        node = e[1];
+        if (e[0] !== null) {
+          if (j === i) single = true;
+          const c = base + scores[e[0] - first];
+          if (back[j + 1] < 0 || c > best[j + 1]) { best[j + 1] = c; back[j + 1] = i; what[j + 1] = e[0]; }
+        }
+      }
+      if (!single) {
+        const c = base + unkScore;
+        if (back[i + 1] < 0 || c > best[i + 1]) { best[i + 1] = c; back[i + 1] = i; what[i + 1] = null; }
+      }
+    }
+    const path = [];
+    for (let j = n; j > 0; j = back[j]) path.push([what[j], back[j], j]);
+    path.reverse();
+    const out = [];
+    for (const [key, i, j] of path) {
+      if (key !== null) out.push([key, i, j]);
+      else if (spec.byte_fallback) for (const b of utf8(unit[i].codePointAt(0))) out.push([spec.byte_base + b, i, j]);
+      else out.push([spec.unk, i, j]);
+    }
+    return out;
+  }
   function bpePiece(s, ranks) {
     const whole = ranks.get(s);
     if (whole !== undefined) return [whole];
@@ -585,16 +875,19 @@
       const text = ta.value, nChars = Array.from(text).length;
       const results = cards.map((c) => {
         const t = c.t;
-        if (t.engine) return encode(t, text, d.classes);
+        if (t.engine) {
+          try { return encode(t, text, d.classes); } catch (e) { return { error: String(e.message || e) }; }
+        }
         return Object.prototype.hasOwnProperty.call(t.pre, text) ? t.pre[text] : null;
       });
-      const maxN = Math.max(1, ...results.map((r) => (r ? r.toks.length : 0)));
+      const maxN = Math.max(1, ...results.map((r) => (r && r.toks ? r.toks.length : 0)));
       cards.forEach((c, i) => {
         const v = results[i];
-        if (!v) {
+        if (!v || v.error) {
           c.stats.textContent = "";
           c.bar.style.width = "0";
-          c.body.replaceChildren(h("span", { class: "tokx-note" }, "No JavaScript version of this tokenizer: the page shows it for the sample texts above only. Run the notebook to tokenize any text."));
+          c.body.replaceChildren(h("span", { class: "tokx-note" }, v ? "The JavaScript version of this tokenizer cannot run here (" + v.error + "). Run the notebook to tokenize any text."
+            : "No JavaScript version of this tokenizer: the page shows it for the sample texts above only. Run the notebook to tokenize any text."));
           c.el.dataset.tokens = "";
           return;
         }
