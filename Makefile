@@ -17,15 +17,17 @@ $(STAMP): requirements.txt solutions/pyproject.toml
 setup: $(STAMP)
 
 # -W: a warning (a cell error is one) fails the build; execution itself raises on errors.
-# The chapters import tokref, but jupyter-cache keys cached outputs on the cells' source
-# only: when anything in tokref changed since the last build, drop the cache so every
-# chapter runs again against the new code.
-CACHE := _build/.jupyter_cache
+# The chapters import tokref, but neither Sphinx (it re-reads changed pages only) nor
+# jupyter-cache (it keys on the cells' source) sees a change to tokref: when anything in
+# tokref changed since the last build, drop the cache and rebuild every page (--all).
+STAMP_HTML := _build/.tokref-stamp
 html: setup
-	@if [ -d $(CACHE) ] && [ -n "$$(find solutions/tokref -newer $(CACHE) -type f -not -path '*/__pycache__/*' -print -quit)" ]; then \
-		echo "tokref changed since the last build: re-executing every chapter"; rm -rf $(CACHE); fi
-	$(BIN)/jupyter-book build . --warningiserror --keep-going
-	@touch $(CACHE)
+	@mkdir -p _build; all=""; \
+	if [ ! -f $(STAMP_HTML) ] || [ -n "$$(find solutions/tokref -newer $(STAMP_HTML) -type f -not -path '*/__pycache__/*' -print -quit)" ]; then \
+		echo "tokref changed since the last build (or first build): executing every chapter"; \
+		rm -rf _build/.jupyter_cache; all="--all"; fi; \
+	touch $(STAMP_HTML).new; \
+	$(BIN)/jupyter-book build . --warningiserror --keep-going $$all && mv $(STAMP_HTML).new $(STAMP_HTML)
 
 exercises: setup
 	$(BIN)/python autograder/release.py

@@ -703,47 +703,14 @@ def _view(tok: object, text: str) -> dict[str, Any]:
 # ---------------------------------------------------------------------------
 
 
-def _apply_merges_upto(symbols: list[str], ranks: Mapping[tuple[str, str], int], limit: int) -> list[str]:
-    """tokref.bpe.apply_merges with only the merges of rank < ``limit``."""
-    word = list(symbols)
-    while len(word) > 1:
-        best, best_i = limit, -1
-        for i in range(len(word) - 1):
-            r = ranks.get((word[i], word[i + 1]))
-            if r is not None and r < best:
-                best, best_i = r, i
-        if best_i < 0:
-            break
-        a, b = word[best_i], word[best_i + 1]
-        out: list[str] = []
-        i = 0
-        while i < len(word):
-            if i + 1 < len(word) and word[i] == a and word[i + 1] == b:
-                out.append(a + b)
-                i += 2
-            else:
-                out.append(word[i])
-                i += 1
-        word = out
-    return word
-
-
 def _tiktoken_parts_upto(piece: bytes, ranks: Mapping[bytes, int], limit: int) -> list[bytes]:
-    """tokref.bytelevel.bpe_encode_piece with only the ranks below ``limit``."""
+    """tokref.bytelevel.bpe_encode_piece with only the ranks below ``limit``, as bytes."""
+    from .bytelevel import _bpe_parts
+
     whole = ranks.get(piece)
     if whole is not None and whole < limit:
         return [piece]
-    parts = [piece[i : i + 1] for i in range(len(piece))]
-    while len(parts) > 1:
-        best, best_i = limit, -1
-        for i in range(len(parts) - 1):
-            r = ranks.get(parts[i] + parts[i + 1])
-            if r is not None and r < best:
-                best, best_i = r, i
-        if best_i < 0:
-            break
-        parts[best_i : best_i + 2] = [parts[best_i] + parts[best_i + 1]]
-    return parts
+    return _bpe_parts(piece, ranks, max_rank=limit)
 
 
 def _states_to_nodes(states: list[tuple[int, list[tuple[int, int, int]]]], n_steps: int) -> list[list[int]]:
@@ -763,7 +730,7 @@ def _states_to_nodes(states: list[tuple[int, list[tuple[int, int, int]]]], n_ste
 
 
 def _bpe_sample_nodes(tok: Any, text: str, n_steps: int) -> list[list[int]]:
-    from .bpe import EOW
+    from .bpe import EOW, apply_merges
 
     merges = tok.merges
     ranks = {m: r for r, m in enumerate(merges)}
@@ -780,7 +747,7 @@ def _bpe_sample_nodes(tok: Any, text: str, n_steps: int) -> list[list[int]]:
         cands = sorted({r for i in range(len(s)) for j in range(i + 2, len(s) + 1) for r in by_concat.get(s[i:j], ())})
         states = []
         for k in [0, *(c + 1 for c in cands)]:
-            pieces = _apply_merges_upto([*word, EOW], ranks, k)
+            pieces = apply_merges([*word, EOW], ranks, max_rank=k)
             toks, off = [], start
             for p in pieces:
                 i = ids.get(p)
