@@ -104,6 +104,9 @@ from typing import Any, Protocol, runtime_checkable
 
 import regex
 
+# The tie rule of tokref.merges (the lexicographically greatest pair wins), as a heap key.
+from .merges import _Desc as _DescKey
+
 __all__ = [
     "SupportsTokenize",
     "SupportsMergeTrace",
@@ -851,22 +854,6 @@ def _counts_per_step(nodes: Sequence[Sequence[int]], n_steps: int) -> list[int]:
 # ---------------------------------------------------------------------------
 # Pair counts at every step: replay the merges over a corpus
 # ---------------------------------------------------------------------------
-
-
-class _DescKey:
-    """Reverses the order of a key, so that a min-heap pops the greatest key first
-    (the tie rule of tokref.merges: the lexicographically greatest pair wins)."""
-
-    __slots__ = ("key",)
-
-    def __init__(self, key: Any) -> None:
-        self.key = key
-
-    def __lt__(self, other: _DescKey) -> bool:
-        return self.key > other.key
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _DescKey) and self.key == other.key
 
 
 def _replay_counts(
