@@ -105,6 +105,7 @@ from typing import Any, Protocol, runtime_checkable
 import regex
 
 # The tie rule of tokref.merges (the lexicographically greatest pair wins), as a heap key.
+from .merges import PairCounts
 from .merges import _Desc as _DescKey
 
 __all__ = [
@@ -868,21 +869,12 @@ def _replay_counts(
     (ties broken as in training) as a flat [a, b, count, ...] list, and the total
     number of tokens after k merges (k = 0..len(merges)).
     """
-    word_list = [list(w) for w in words]
-    counts = list(words.values())
-    pair_counts: dict[tuple[int, int], int] = defaultdict(int)
-    where: dict[tuple[int, int], set[int]] = defaultdict(set)
-    total = 0
-    for wi, w in enumerate(word_list):
-        c = counts[wi]
-        total += c * len(w)
-        for pair in zip(w, w[1:]):
-            pair_counts[pair] += c
-            where[pair].add(wi)
+    index = PairCounts(words)
+    pair_counts = index.counts
     heap = [(-c, _DescKey((key(p[0]), key(p[1]))), p) for p, c in pair_counts.items()]
     heapq.heapify(heap)
     tops: list[list[int]] = []
-    totals = [total]
+    totals = [index.n_symbols]
     for a, b, new_id in merges:
         found: list[tuple[int, _DescKey, tuple[int, int]]] = []
         seen: set[tuple[int, int]] = set()
@@ -896,46 +888,10 @@ def _replay_counts(
         for entry in found:
             heapq.heappush(heap, entry)
         tops.append([x for _, _, p in found for x in (p[0], p[1], pair_counts[p])])
-
-        pair = (a, b)
-        delta: dict[tuple[int, int], int] = defaultdict(int)
-        for wi in where.pop(pair, ()):
-            w = word_list[wi]
-            c = counts[wi]
-            i, last = 0, len(w) - 1
-            while i < last:
-                try:
-                    i = w.index(a, i, last)  # the next possible start, found in C
-                except ValueError:
-                    break
-                if w[i + 1] == b:
-                    if i > 0:
-                        left = w[i - 1]
-                        delta[left, a] -= c
-                        delta[left, new_id] += c
-                        where[left, new_id].add(wi)
-                    if i + 2 <= last:
-                        right = w[i + 2]
-                        delta[b, right] -= c
-                        delta[new_id, right] += c
-                        where[new_id, right].add(wi)
-                    w[i] = new_id
-                    del w[i + 1]
-                    last -= 1
-                    total -= c
-                i += 1
-        delta.pop(pair, None)
-        for p, d in delta.items():
-            if d == 0:
-                continue
-            c = pair_counts.get(p, 0) + d
+        for p, c in index.merge((a, b), new_id).items():
             if c > 0:
-                pair_counts[p] = c
                 heapq.heappush(heap, (-c, _DescKey((key(p[0]), key(p[1]))), p))
-            else:
-                pair_counts.pop(p, None)
-        pair_counts.pop(pair, None)
-        totals.append(total)
+        totals.append(index.n_symbols)
     return tops, totals
 
 

@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-__all__ = ["count_pairs", "merge_pair", "best_pair", "train_merges", "MergeStep"]
+__all__ = ["count_pairs", "merge_pair", "best_pair", "train_merges", "MergeStep", "PairCounts"]
 
 K = TypeVar("K", bytes, str)
 
@@ -109,6 +109,92 @@ class MergeStep:
     new_id: int
 
 
+class PairCounts:
+    """The adjacent-pair counts of a weighted corpus of words, kept exact as pairs merge.
+
+    ``counts[pair]`` is the weighted number of occurrences of ``pair`` (only pairs that
+    occur are keys); ``n_symbols`` is the weighted number of symbols, the corpus's
+    length in tokens. ``merge`` updates both touching only the words that hold the pair
+    (``where`` indexes them; it may also list words that no longer do), and only the
+    pairs next to each occurrence.
+
+    >>> pc = PairCounts({(1, 2, 1, 2): 1, (2, 1): 3})
+    >>> pc.counts
+    {(1, 2): 2, (2, 1): 4}
+    >>> pc.merge((1, 2), 9)
+    {(2, 1): 3, (9, 9): 1}
+    >>> pc.n_symbols  # 10 symbols, less one per merged occurrence
+    8
+    """
+
+    def __init__(self, words: Mapping[tuple[int, ...], int]) -> None:
+        self.words = [list(w) for w in words]
+        self.weights = list(words.values())
+        counts: dict[tuple[int, int], int] = defaultdict(int)
+        where: dict[tuple[int, int], set[int]] = defaultdict(set)
+        n_symbols = 0
+        for wi, w in enumerate(self.words):
+            c = self.weights[wi]
+            n_symbols += c * len(w)
+            for pair in zip(w, w[1:]):
+                counts[pair] += c
+                where[pair].add(wi)
+        self.counts = dict(counts)
+        self.where = where
+        self.n_symbols = n_symbols
+
+    def merge(self, pair: tuple[int, int], new_id: int) -> dict[tuple[int, int], int]:
+        """Replace ``pair`` by ``new_id`` in every word, left to right, without overlap.
+
+        Returns the pairs whose count changed, with their new count (0: gone). Only the
+        pairs next to each occurrence change: (left, a) becomes (left, new) and
+        (b, right) becomes (new, right); an occurrence right after another one sees the
+        new symbol as its left neighbour, so "a b a b" ends with one (new, new).
+        """
+        a, b = pair
+        words, weights, where = self.words, self.weights, self.where
+        delta: dict[tuple[int, int], int] = defaultdict(int)
+        for wi in where.pop(pair, ()):
+            w = words[wi]
+            c = weights[wi]
+            i, last = 0, len(w) - 1  # a pair starts at 0..last-1
+            while i < last:
+                try:
+                    i = w.index(a, i, last)  # the next possible start, found in C
+                except ValueError:
+                    break
+                if w[i + 1] == b:
+                    if i > 0:
+                        left = w[i - 1]
+                        delta[left, a] -= c
+                        delta[left, new_id] += c
+                        where[left, new_id].add(wi)
+                    if i + 2 <= last:
+                        right = w[i + 2]
+                        delta[b, right] -= c
+                        delta[new_id, right] += c
+                        where[new_id, right].add(wi)
+                    w[i] = new_id
+                    del w[i + 1]
+                    last -= 1
+                    self.n_symbols -= c
+                i += 1
+        delta.pop(pair, None)  # the merged pair is gone from every word
+        counts = self.counts
+        changed: dict[tuple[int, int], int] = {}
+        for p, d in delta.items():
+            if d == 0:
+                continue
+            c = counts.get(p, 0) + d
+            if c > 0:
+                counts[p] = c
+            else:
+                counts.pop(p, None)
+            changed[p] = max(c, 0)
+        counts.pop(pair, None)
+        return changed
+
+
 def train_merges(
     words: Mapping[tuple[int, ...], int],
     symbols: list[K],
@@ -124,10 +210,9 @@ def train_merges(
     pairs in order; if ``trace`` is a list, a :class:`MergeStep` is appended per merge.
 
     Efficient: the pair counts are built once, then updated only around the occurrences
-    of the merged pair, in the words that hold it (``where`` indexes them; it may also
-    list words that no longer do); a heap with lazy deletion finds the best pair. A
-    heap entry is stale when its count no longer equals the pair's current count; every
-    change of a count pushes a fresh entry.
+    of the merged pair (:class:`PairCounts`); a heap with lazy deletion finds the best
+    pair. A heap entry is stale when its count no longer equals the pair's current
+    count; every change of a count pushes a fresh entry.
 
     >>> syms = [b"a", b"b"]
     >>> train_merges({(0, 0, 0, 1): 1}, syms, 2)
@@ -137,15 +222,8 @@ def train_merges(
     """
     if n_merges < 0:
         raise ValueError(f"n_merges must be >= 0, not {n_merges}")
-    word_list = [list(w) for w in words]
-    counts = list(words.values())
-    pair_counts: dict[tuple[int, int], int] = defaultdict(int)
-    where: dict[tuple[int, int], set[int]] = defaultdict(set)
-    for wi, w in enumerate(word_list):
-        c = counts[wi]
-        for pair in zip(w, w[1:]):
-            pair_counts[pair] += c
-            where[pair].add(wi)
+    index = PairCounts(words)
+    pair_counts = index.counts
     heap = [(-c, _Desc((symbols[p[0]], symbols[p[1]])), p) for p, c in pair_counts.items()]
     heapq.heapify(heap)
 
@@ -161,49 +239,14 @@ def train_merges(
         count = pair_counts.get(pair, 0)
         if count != -neg or count <= 0:
             continue  # stale entry
-        a, b = pair
         new_id = len(symbols)
-        symbols.append(symbols[a] + symbols[b])
+        symbols.append(symbols[pair[0]] + symbols[pair[1]])
         merges.append(pair)
         if trace is not None:
             trace.append(MergeStep(len(merges) - 1, pair, count, new_id))
-
-        # Merge the pair in every word that may hold it, in place, left to right. Only
-        # the pairs next to each occurrence change: (left, a) becomes (left, new) and
-        # (b, right) becomes (new, right). An occurrence right after another one sees
-        # the new symbol as its left neighbour, so "a b a b" ends with one (new, new).
-        delta: dict[tuple[int, int], int] = defaultdict(int)
-        for wi in where.pop(pair):
-            w = word_list[wi]
-            c = counts[wi]
-            i, last = 0, len(w) - 1  # a pair starts at 0..last-1
-            while i < last:
-                if w[i] == a and w[i + 1] == b:
-                    if i > 0:
-                        left = w[i - 1]
-                        delta[left, a] -= c
-                        delta[left, new_id] += c
-                        where[left, new_id].add(wi)
-                    if i + 2 <= last:
-                        right = w[i + 2]
-                        delta[b, right] -= c
-                        delta[new_id, right] += c
-                        where[new_id, right].add(wi)
-                    w[i] = new_id
-                    del w[i + 1]
-                    last -= 1
-                i += 1
-        delta.pop(pair, None)  # the merged pair is gone from every word
-        for p, d in delta.items():
-            if d == 0:
-                continue
-            c = pair_counts[p] + d
+        for p, c in index.merge(pair, new_id).items():
             if c > 0:
-                pair_counts[p] = c
                 heapq.heappush(heap, (-c, _Desc((symbols[p[0]], symbols[p[1]])), p))
-            else:
-                del pair_counts[p]
-        pair_counts.pop(pair, None)
         if bar is not None:
             bar.update(1)
     if bar is not None:
