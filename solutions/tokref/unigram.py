@@ -908,25 +908,13 @@ class _Lattices:
         """Log-sum of the paths reaching every position."""
         alpha = np.full(self.n_pos, -np.inf)
         alpha[self.off] = 0.0
-        sc = score[self.pid]
-        for a, b, gs, glen, dst in self.f_steps:
-            v = alpha[self.src[a:b]] + sc[a:b]
-            m = np.maximum.reduceat(v, gs)
-            s = np.add.reduceat(np.exp(v - np.repeat(m, glen)), gs)
-            alpha[dst] = m + np.log(s)
-        return alpha
+        return _log_sum_sweep(alpha, self.f_steps, self.src, score[self.pid])
 
     def backward(self, score: np.ndarray) -> np.ndarray:
         """Log-sum of the paths from every position to the end of its word."""
         beta = np.full(self.n_pos, -np.inf)
         beta[self.off + self.lens] = 0.0
-        sc = score[self.b_pid]
-        for a, b, gs, glen, src in self.b_steps:
-            v = beta[self.b_dst[a:b]] + sc[a:b]
-            m = np.maximum.reduceat(v, gs)
-            s = np.add.reduceat(np.exp(v - np.repeat(m, glen)), gs)
-            beta[src] = m + np.log(s)
-        return beta
+        return _log_sum_sweep(beta, self.b_steps, self.b_dst, score[self.b_pid])
 
     def expected_counts(
         self, score: np.ndarray, counts: np.ndarray, n_pieces: int
@@ -1786,3 +1774,16 @@ def prune_pieces(
     }
     kept = set(sorted(loss, key=lambda p: (-loss[p], p))[:keep])
     return {p: v for p, v in scores.items() if len(p) == 1 or p in kept}
+
+
+def _log_sum_sweep(
+    vals: np.ndarray, steps: Sequence[tuple], neighbour: np.ndarray, sc: np.ndarray
+) -> np.ndarray:
+    """One pass of forward (or backward) over the lattice, a group of edges per step:
+    ``vals[out] = logsumexp(vals[neighbour] + sc)`` over each group's edges, in place."""
+    for a, b, gs, glen, out in steps:
+        v = vals[neighbour[a:b]] + sc[a:b]
+        m = np.maximum.reduceat(v, gs)
+        s = np.add.reduceat(np.exp(v - np.repeat(m, glen)), gs)
+        vals[out] = m + np.log(s)
+    return vals
