@@ -1,0 +1,411 @@
+"""The grading sandbox: every submission's kernel runs in bubblewrap, with limits.
+
+nbgrader runs a student's notebook in an ordinary Jupyter kernel and says of itself that
+it is not a sandbox. :class:`SandboxedKernelManager` is a ``jupyter_client``
+``AsyncKernelManager`` whose kernel is started as::
+
+    bwrap <own pid, network, IPC, UTS namespaces> <the mounts below> --
+        <kernel python> /opt/grading/boot.py -f <connection file> ...
+
+``nbgrader_config.py`` makes it the kernel manager of the autograde step, so a plain
+``nbgrader autograde`` is sandboxed exactly as ``autograder/grade.py`` is. Inside:
+
+============================  ========================================================
+``/usr``, ``/bin``, ``/lib*``   the system, read-only; ``/etc``: only ``ld.so.cache``,
+                                ``localtime`` and ``fonts``
+the kernel's Python             read-only: its virtualenv (ipykernel, numpy, matplotlib,
+                                ipywidgets: what a student has) and base installation
+``/opt/grading``                read-only: ``boot.py`` (``sandbox_boot.py``) and
+                                ``site/tokref/`` with ``grading.py`` and
+                                ``typed_json.py`` only: the algorithms are not there
+``/grading/cases.json``         read-only: the hidden tests' inputs, written by the
+                                grader (no answers)
+``/home/student``               writable tmpfs, the working directory and ``HOME``,
+                                holding read-only copies of the submission's other
+                                files (data files), not the notebook
+``/tmp``                        writable tmpfs
+the kernel's IPC directory      writable: ZeroMQ talks over Unix sockets here, because
+                                the sandbox has no network at all
+============================  ========================================================
+
+Nothing else: not the course directory (``source/``, ``gradebook.db``, ``submitted/``,
+``autograded/``, ``feedback/``), not other students' work, not any home directory.
+
+Limits (traits below, set in ``nbgrader_config.py``): address space per process
+(``memory_mb``), CPU seconds per process (``cpu_seconds``), processes and threads
+(``processes``), file size (``file_mb``), open files, tmpfs sizes (``tmp_mb``). The time
+of a cell and of a whole notebook are ``Execute.timeout`` and
+``ExecuteAndReport.notebook_timeout``. When the notebook ends, the kernel is killed with
+bubblewrap, whose pid namespace takes every process the notebook started with it,
+detached or not; how many were still running is reported.
+
+Run by root (CI, a container), bubblewrap uses no user namespace and ``boot.py`` drops
+to a uid of the sandbox's own (``200000 + pid of the grader``), so that the process limit
+counts only this sandbox's processes. Run by an ordinary user, bubblewrap makes a user
+namespace (unprivileged user namespaces must be enabled, as they are on Debian).
+
+``unsafe = True`` starts the kernel without bubblewrap (still without the reference on
+its path, with the limits and a private working directory, but with the whole machine in
+view): for an instructor's laptop without bubblewrap, never for real submissions.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from jupyter_client.kernelspec import KernelSpec
+from jupyter_client.manager import AsyncKernelManager
+from traitlets import Bool, Dict, Integer, Unicode
+
+HERE = Path(__file__).resolve().parent
+BOOT = HERE / "sandbox_boot.py"
+ROOT_UID_BASE = 200_000
+MAX_AUDIT_BYTES = 1_000_000
+
+INSTALL_HINT = (
+    "the grading sandbox needs bubblewrap (the `bwrap` command): install it with "
+    "`sudo apt-get install bubblewrap` (Debian, Ubuntu) or `sudo dnf install bubblewrap` "
+    "(Fedora), then grade again. Without it, student code would run with your rights "
+    "and see the whole course directory; if you accept that (your own test "
+    "submissions only), pass --unsafe to autograder/grade.py "
+    "(--SandboxedKernelManager.unsafe=True to nbgrader), which the report records."
+)
+
+# The tokref package the kernel gets: this module and two files of the real one.
+TOKREF_STUB = '''"""tokref while grading: only tokref.grading (and tokref.typed_json, which it uses).
+
+The reference's algorithms stay with the grader, outside the sandbox.
+"""
+'''
+
+
+class SandboxUnavailable(RuntimeError):
+    """bubblewrap is missing or cannot make a sandbox on this machine."""
+
+
+@lru_cache(maxsize=None)
+def check_bwrap(bwrap: str = "bwrap") -> str:
+    """The path of a working ``bwrap``; :class:`SandboxUnavailable` (saying what to install) if none."""
+    path = shutil.which(bwrap)
+    if path is None:
+        raise SandboxUnavailable(INSTALL_HINT)
+    proc = subprocess.run([path, *namespace_args(), "--ro-bind", "/", "/", "--", "true"],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SandboxUnavailable(
+            f"bubblewrap ({path}) cannot make a sandbox here: {proc.stderr.strip()}. If user "
+            "namespaces are disabled, enable them (sysctl kernel.unprivileged_userns_clone=1) "
+            "or run the grader as root. " + INSTALL_HINT)
+    return path
+
+
+@lru_cache(maxsize=None)
+def bwrap_has_size(bwrap: str) -> bool:
+    """bubblewrap 0.8 and later can cap a tmpfs (``--size``)."""
+    return "--size" in subprocess.run([bwrap, "--help"], capture_output=True, text=True).stdout
+
+
+def namespace_args() -> list[str]:
+    args = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+            "--unshare-cgroup-try", "--die-with-parent", "--new-session", "--hostname", "grading"]
+    if os.geteuid() != 0:
+        args.append("--unshare-user")
+    return args
+
+
+@lru_cache(maxsize=None)
+def python_dirs(python: str) -> tuple[str, ...]:
+    """The directories the kernel's interpreter needs: its venv and its base installation."""
+    code = "import os, sys; print('\\n'.join({sys.prefix, sys.base_prefix, os.path.dirname(os.path.realpath(sys.executable))}))"
+    proc = subprocess.run([python, "-c", code], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SandboxUnavailable(
+            f"the grading kernel's Python {python} does not run ({proc.stderr.strip()[-300:]}); "
+            "create it with `make setup` (see autograder/README.md)")
+    dirs = sorted({os.path.realpath(d) for d in proc.stdout.split()} | {os.path.abspath(d) for d in proc.stdout.split()})
+    return tuple(d for d in dirs if not any(d != o and d.startswith(o + "/") for o in dirs))
+
+
+def _with_parents(path: str, made: set[str]) -> list[str]:
+    """``--dir`` for each missing ancestor of ``path``, world-traversable (bwrap's default
+    is 0700, which the sandbox's own uid could not enter)."""
+    out: list[str] = []
+    parts = Path(path).parts
+    for i in range(2, len(parts)):
+        d = str(Path(*parts[:i]))
+        if d not in made:
+            made.add(d)
+            out += ["--perms", "0755", "--dir", d]
+    return out
+
+
+def copy_regular_files(src: Path, dest: Path, *, limit: int = 64 * 2**20) -> list[str]:
+    """Copy the regular files under ``src`` (not notebooks, not symlinks: a submitted link
+    must not make the grader copy what it points to) to ``dest``; returns their names."""
+    copied, total = [], 0
+    for path in sorted(src.rglob("*")):
+        rel = path.relative_to(src)
+        if path.is_symlink() or not path.is_file() or path.suffix == ".ipynb" or any(
+                p.startswith(".") for p in rel.parts):
+            continue
+        total += path.lstat().st_size
+        if total > limit:
+            break
+        (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, dest / rel, follow_symlinks=False)
+        copied.append(rel.as_posix())
+    return copied
+
+
+class AuditListener:
+    """Collects the flags that ``sandbox_boot.py``'s audit hook sends over a Unix socket."""
+
+    def __init__(self, path: Path, uid: int | None) -> None:
+        self.flags: list[dict[str, str]] = []
+        self.closed_early = False
+        self.ending = False
+        self.server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.server.bind(str(path))
+        if uid is not None:
+            os.chown(path, uid, uid)
+        self.server.listen(1)
+        self.server.settimeout(0.5)
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        conn = None
+        while conn is None and not self.ending:
+            try:
+                conn, _ = self.server.accept()
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+        if conn is None:
+            return
+        received = 0
+        with conn, conn.makefile("rb") as lines:
+            for line in lines:
+                received += len(line)
+                if received > MAX_AUDIT_BYTES:
+                    break
+                try:
+                    item = json.loads(line)
+                    self.flags.append({"flag": str(item["flag"])[:100], "detail": str(item["detail"])[:300]})
+                except (ValueError, KeyError, TypeError):
+                    self.flags.append({"flag": "tampered with the grader's audit channel",
+                                       "detail": "a line that the audit hook did not write"})
+        if not self.ending:
+            self.closed_early = True
+
+    def close(self) -> None:
+        self.ending = True
+        self.server.close()
+        self.thread.join(timeout=2)
+
+
+def processes_in_namespace(outer_pid: int) -> int:
+    """How many processes run in the pid namespace of bwrap ``outer_pid``, besides its init
+    (pid 1 inside) and the kernel (pid 2 inside)."""
+    try:
+        children = Path(f"/proc/{outer_pid}/task/{outer_pid}/children").read_text().split()
+        ns = os.readlink(f"/proc/{children[0]}/ns/pid")
+    except (OSError, IndexError):
+        return 0
+    count = 0
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            if os.readlink(f"/proc/{entry.name}/ns/pid") != ns:
+                continue
+            status = Path(f"/proc/{entry.name}/status").read_text()
+        except OSError:
+            continue
+        nspid = next((line.split()[-1] for line in status.splitlines() if line.startswith("NSpid:")), "0")
+        count += nspid not in ("1", "2")
+    return count
+
+
+class SandboxedKernelManager(AsyncKernelManager):
+    """A kernel manager whose every kernel runs in the sandbox described above."""
+
+    python = Unicode("", help="The kernel's Python: a virtualenv with ipykernel, numpy, "
+                     "matplotlib and ipywidgets, and not tokref (`make setup` makes .venv/kernel)"
+                     ).tag(config=True)
+    memory_mb = Integer(2048, help="Address space of each process, MiB").tag(config=True)
+    cpu_seconds = Integer(600, help="CPU seconds of each process").tag(config=True)
+    processes = Integer(64, help="Processes and threads in the sandbox").tag(config=True)
+    file_mb = Integer(64, help="Largest file the notebook may write, MiB").tag(config=True)
+    open_files = Integer(256, help="Open files per process").tag(config=True)
+    tmp_mb = Integer(256, help="Size of each of /tmp and /home/student, MiB").tag(config=True)
+    unsafe = Bool(False, help="Start the kernel without bubblewrap (see the module docstring)"
+                  ).tag(config=True)
+    bwrap = Unicode("bwrap", help="The bubblewrap command").tag(config=True)
+
+    files = Dict(help="name -> text: files the grader puts in /grading for the kernel")
+    workdir = Unicode("", help="Directory whose regular files become /home/student's")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.findings: list[dict[str, str]] = []
+        self._private: Path | None = None
+        self._audit: AuditListener | None = None
+        self._uid = ROOT_UID_BASE + os.getpid() if os.geteuid() == 0 else None
+
+    # --- what to start -------------------------------------------------------------
+    @property
+    def kernel_spec(self) -> KernelSpec:
+        # Whatever the notebook says its kernel is: this one. Interrupts are messages,
+        # because a signal would reach bwrap, not the kernel inside.
+        return KernelSpec(argv=["python", "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                          display_name="Python 3 (grading sandbox)", language="python",
+                          interrupt_mode="message", resource_dir=str(HERE))
+
+    def _own(self, path: Path) -> None:
+        if self._uid is not None and not self.unsafe:
+            os.chown(path, self._uid, self._uid)
+
+    def _prepare(self) -> Path:
+        private = Path(tempfile.mkdtemp(prefix="tokgrade-"))
+        for sub in ("ipc", "grading", "home", "site/tokref"):
+            (private / sub).mkdir(parents=True)
+        self._own(private / "ipc")
+        for name, text in self.files.items():
+            (private / "grading" / name).write_text(text, encoding="utf-8")
+        tokref_dir = Path(__import__("tokref.grading").grading.__file__).parent
+        (private / "site/tokref/__init__.py").write_text(TOKREF_STUB, encoding="utf-8")
+        for name in ("grading.py", "typed_json.py"):
+            shutil.copyfile(tokref_dir / name, private / "site/tokref" / name)
+        if self.workdir:
+            copy_regular_files(Path(self.workdir), private / "home")
+        if self.unsafe:
+            self._own(private / "home")
+        for path in private.rglob("*"):
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        private.chmod(0o711)  # others may pass through to ipc/, not list it
+        (private / "ipc").chmod(0o700)
+        return private
+
+    async def _async_pre_start_kernel(self, **kw: Any) -> tuple[list[str], dict[str, Any]]:
+        if not self.python:
+            raise SandboxUnavailable("SandboxedKernelManager.python is not set (nbgrader_config.py)")
+        if not self.unsafe:
+            check_bwrap(self.bwrap)
+        self._private = self._prepare()
+        self.transport = "ipc"
+        self.ip = str(self._private / "ipc" / "k")
+        self.connection_file = str(self._private / "ipc" / "kernel.json")
+        self._audit = AuditListener(self._private / "ipc" / "audit", None if self.unsafe else self._uid)
+        kw["cwd"] = str(self._private)
+        kw["env"] = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+        return await super()._async_pre_start_kernel(**kw)
+
+    def write_connection_file(self, **kwargs: Any) -> None:
+        super().write_connection_file(**kwargs)
+        self._own(Path(self.connection_file))
+
+    def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
+        assert self._private is not None
+        p = self._private
+        limits = {"memory_mb": self.memory_mb, "cpu_seconds": self.cpu_seconds,
+                  "processes": self.processes, "file_mb": self.file_mb, "open_files": self.open_files}
+        inside = {"home": "/home/student", "site": "/opt/grading/site", "boot": "/opt/grading/boot.py",
+                  "cases": "/grading/cases.json"}
+        if self.unsafe:
+            inside = {"home": str(p / "home"), "site": str(p / "site"), "boot": str(BOOT),
+                      "cases": str(p / "grading" / "cases.json")}
+        env = {
+            "PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": inside["home"], "LANG": "C.UTF-8",
+            "LC_ALL": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1", "MPLCONFIGDIR": "/tmp/matplotlib",
+            "IPYTHONDIR": "/tmp/ipython", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
+            "MKL_NUM_THREADS": "1", "TOKREF_GRADING_CASES": inside["cases"],
+            "SANDBOX_LIMITS": json.dumps(limits), "SANDBOX_SITE": inside["site"],
+            "SANDBOX_AUDIT": str(p / "ipc" / "audit"), "SANDBOX_UID": str(self._uid or 0),
+        }
+        kernel = [os.path.abspath(self.python), inside["boot"], "-f", self.connection_file, *(extra_arguments or [])]
+        if self.unsafe:
+            env["SANDBOX_UID"] = "0"
+            return ["env", "-i", "-C", inside["home"], *(f"{k}={v}" for k, v in env.items()), *kernel]
+        return [check_bwrap(self.bwrap), *self._mounts(p), "--chdir", inside["home"], "--clearenv",
+                *(a for k, v in env.items() for a in ("--setenv", k, v)), "--", *kernel]
+
+    def _mounts(self, p: Path) -> list[str]:
+        bwrap = check_bwrap(self.bwrap)
+        size = lambda mb: ["--size", str(mb * 2**20)] if bwrap_has_size(bwrap) else []  # noqa: E731
+        args = [*namespace_args(), "--ro-bind", "/usr", "/usr", "--proc", "/proc", "--dev", "/dev"]
+        if os.geteuid() == 0:
+            args += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+        for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+            if os.path.islink(top):
+                args += ["--symlink", os.readlink(top), top]
+            elif os.path.isdir(top):
+                args += ["--ro-bind", top, top]
+        for etc in ("/etc/ld.so.cache", "/etc/localtime", "/etc/fonts"):
+            args += ["--ro-bind-try", etc, etc]
+        args += [*size(self.tmp_mb), "--perms", "1777", "--tmpfs", "/tmp",
+                 "--perms", "0755", "--dir", "/home",
+                 *size(self.tmp_mb), "--perms", "1777", "--tmpfs", "/home/student"]
+        for f in sorted((p / "home").rglob("*")):
+            if f.is_file():
+                rel = f.relative_to(p / "home").as_posix()
+                args += ["--ro-bind", str(f), f"/home/student/{rel}"]
+        made = {"/tmp", "/home", "/home/student", "/usr"}
+        for d in python_dirs(os.path.abspath(self.python)):
+            args += [*_with_parents(d, made), "--ro-bind", d, d]
+        args += ["--perms", "0755", "--dir", "/opt", "--perms", "0755", "--dir", "/opt/grading",
+                 "--ro-bind", str(BOOT), "/opt/grading/boot.py",
+                 "--ro-bind", str(p / "site"), "/opt/grading/site",
+                 "--ro-bind", str(p / "grading"), "/grading"]
+        ipc = str(p / "ipc")
+        args += [*_with_parents(ipc, made), "--bind", ipc, ipc]
+        return args
+
+    # --- the end of the notebook ---------------------------------------------------
+    async def shutdown_kernel(self, now: bool = False, restart: bool = False) -> None:
+        pid = getattr(self.provisioner, "pid", None)
+        if pid and not self.unsafe:
+            left = processes_in_namespace(pid)
+            if left:
+                self.findings.append({"flag": "left processes running; killed",
+                                      "detail": f"{left} process(es) besides the kernel"})
+        if self._audit:
+            self._audit.ending = True
+        # Always kill: a graceful shutdown would let the notebook's own code run on.
+        await super().shutdown_kernel(now=True, restart=restart)
+
+    async def _async_cleanup_resources(self, restart: bool = False) -> None:
+        await super()._async_cleanup_resources(restart=restart)
+        if self._audit:
+            self._audit.close()
+            self.findings.extend(self._audit.flags)
+            if self._audit.closed_early:
+                self.findings.append({"flag": "tampered with the grader's audit channel",
+                                      "detail": "closed it before the notebook ended"})
+            self._audit = None
+        if self._private:
+            shutil.rmtree(self._private, ignore_errors=True)
+            self._private = None
+
+
+def kernel_python(root: Path) -> str:
+    """Where ``make setup`` puts the kernel's virtualenv in a course directory."""
+    return str(root / ".venv" / "kernel" / "bin" / "python")
+
+
+if __name__ == "__main__":  # python autograder/sandbox.py: is the sandbox usable here?
+    try:
+        print(f"bubblewrap: {check_bwrap()}")
+    except SandboxUnavailable as e:
+        sys.exit(str(e))
