@@ -30,25 +30,40 @@ c.ClearSolutions.code_stub = {
 # ---------------------------------------------------------------------------------------
 # Autograding (`nbgrader autograde`)
 # ---------------------------------------------------------------------------------------
+# Every submission runs in an OS sandbox (autograder/sandbox.py: bubblewrap): no network,
+# no view of this directory or of other students' work, a read-only Python with only
+# tokref.grading of the reference, and the limits below. The hidden tests' answers are
+# computed and compared outside it (autograder/hidden_tests.py). Without bubblewrap
+# grading refuses to start; `--SandboxedKernelManager.unsafe=True` (grade.py --unsafe)
+# grades without it, and the report says so.
+c.SandboxedKernelManager.python = os.path.join(_HERE, ".venv", "kernel", "bin", "python")  # `make setup`
+c.SandboxedKernelManager.memory_mb = 2048    # address space of each process
+c.SandboxedKernelManager.cpu_seconds = 600   # CPU time of each process
+c.SandboxedKernelManager.processes = 64      # processes and threads of the whole sandbox
+c.SandboxedKernelManager.file_mb = 64        # largest file written
+c.SandboxedKernelManager.tmp_mb = 256        # size of each of /tmp and /home/student
+
 # Seconds per cell. A cell that runs longer is interrupted and shown as CellTimeoutError
 # (the test cell scores 0), then grading goes on with the next cell. The hidden tests of
 # one part take well under a second; `--Execute.timeout=N` overrides this.
 c.Execute.timeout = 60
+# Seconds per notebook: the cells left when it is used up are not run and score 0.
+c.ExecuteAndReport.notebook_timeout = 600
 # Keep at most this much of what a cell prints; the rest is cut with "... Output truncated ...".
 c.LimitOutput.max_lines = 1000
 c.LimitOutput.max_traceback = 100
-c.LimitOutputAndReport.max_chars = 100_000  # autograder/nbgrader_plugins.py: also cuts one huge line
+c.LimitOutputAndReport.max_chars = 100_000  # also cuts one huge line
 
-# Two drop-in replacements for nbgrader's own preprocessors (autograder/nbgrader_plugins.py):
-# the same behaviour, plus (1) a kernel that dies (os._exit, a segfault, out of memory)
-# costs the points of the cells it did not run, instead of the whole submission vanishing
-# from autograded/ and feedback/, and (2) every timeout, truncation and dead kernel is
-# written to the log as a GRADING-EVENT line that autograder/grade.py turns into its report.
+# The pipeline of autograder/nbgrader_plugins.py: nbgrader's own, with the sandboxed
+# ExecuteAndReport, LimitOutputAndReport, and CheckHiddenTests before SaveAutoGrades.
+# A kernel that dies or a notebook out of time costs only the cells it did not run.
+# What happened to each submission is appended to grading-events.jsonl (JSON lines).
 if os.path.join(_HERE, "autograder") not in sys.path:
     sys.path.insert(0, os.path.join(_HERE, "autograder"))
 import nbgrader_plugins  # noqa: E402
 
 c.Autograde.autograde_preprocessors = nbgrader_plugins.autograde_preprocessors()
+c.GradingEvents.path = os.path.join(_HERE, "grading-events.jsonl")
 
 # ---------------------------------------------------------------------------------------
 # Feedback (`nbgrader generate_feedback`)

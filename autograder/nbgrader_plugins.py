@@ -1,83 +1,160 @@
-"""Two drop-in replacements for nbgrader's own autograde preprocessors (nbgrader 0.9.6).
+"""The course's autograde pipeline: nbgrader's own, with three preprocessors changed or added
+(nbgrader 0.9.6). ``nbgrader_config.py`` installs it with :func:`autograde_preprocessors`,
+so plain ``nbgrader autograde`` and ``autograder/grade.py`` grade the same way. Scores are
+still nbgrader's (``SaveAutoGrades``: a test cell with an error output gets 0, otherwise
+its points).
 
-``nbgrader_config.py`` puts them in ``Autograde.autograde_preprocessors`` in place of
-nbgrader's ``Execute`` and ``LimitOutput``. They grade nothing themselves: nbgrader's
-``SaveAutoGrades`` still scores every test cell from its outputs, as usual (an error in
-the output: 0 points; otherwise: full points).
+``ExecuteAndReport`` (in place of ``Execute``)
+    Runs the notebook in :class:`sandbox.SandboxedKernelManager`'s sandbox, after giving it
+    the hidden tests' cases (``hidden_tests.py``). A cell gets ``Execute.timeout`` seconds
+    and the whole notebook ``notebook_timeout``. A kernel that dies, or a notebook out of
+    time, costs the cells that did not run (nbgrader alone would drop the whole submission
+    and its feedback): each gets an error output that says why.
 
-``ExecuteAndReport``
-    nbgrader's ``Execute``. When the kernel dies (``os._exit``, a segfault, out of memory)
-    or does not stop when interrupted after a timeout, nbgrader 0.9.6 abandons the whole
-    submission: it logs "There was an error processing assignment", deletes the
-    student's ``autograded/`` folder, writes no feedback, and leaves every score of the
-    submission empty in the gradebook. Here instead the cell that lost the kernel, and
-    every cell after it, gets an error output that says what happened; the notebook is
-    then saved and scored as usual, so the cells that ran before keep their points, the
-    others get 0, and the student gets feedback that explains it.
+``LimitOutputAndReport`` (in place of ``LimitOutput``)
+    Also caps characters per cell (``max_chars``), which cuts one huge line too.
 
-``LimitOutputAndReport``
-    nbgrader's ``LimitOutput`` (``max_lines`` lines per cell), plus ``max_chars``
-    characters per cell, which also cuts a single line of megabytes.
+``CheckHiddenTests`` (new, before ``SaveAutoGrades``)
+    Compares the records the hidden tests displayed in their test cells with the
+    reference's outcomes, computed in this process; a difference, or a missing, repeated
+    or malformed record, adds an error output to the cell, which then scores 0. Records
+    are removed from the notebook; the feedback shows which case failed and what was
+    expected. An ``execute_result`` in a test cell (nbgrader would read it as partial
+    credit; no test of ours makes one) is turned into a display.
 
-Both write one log line per incident, for ``autograder/grade.py``'s report::
-
-    [AutogradeApp | WARNING] GRADING-EVENT {"assignment": "chars", "cell": "...", ...}
+Everything that happened goes to one JSON-lines file (:class:`GradingEvents`), one object
+per line: ``{"assignment", "student", "notebook", "cell", "event", "detail", "flag"}``,
+where ``flag`` is true for what a person should look at (something the submission tried,
+or a record that should have been there) and false for what explains a score (``kernel
+died``, ``timed out``, ``notebook out of time``, ``output truncated``). Flags never change a
+score.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import re
+import time
 from typing import Any
 
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat.v4 import new_output
 from nbgrader.converters import Autograde
-from nbgrader.preprocessors import Execute, LimitOutput
-from traitlets import Integer
+from nbgrader.preprocessors import Execute, LimitOutput, NbGraderPreprocessor, SaveAutoGrades
+from traitlets import Integer, Unicode
+from traitlets.config import Configurable
 
-EVENT_TAG = "GRADING-EVENT"
+from hidden_tests import check_cell, hidden_tests_for, is_record
+from sandbox import SandboxedKernelManager
+
 TRUNCATED = "... Output truncated ..."  # the marker nbgrader's LimitOutput writes
 
-# Event names, also the statuses of grade.py's report.
+# Events that explain a score, also the statuses of grade.py's report.
 KERNEL_DIED = "kernel died"
 TIMED_OUT = "timed out"
+OUT_OF_TIME = "notebook out of time"
 OUTPUT_TRUNCATED = "output truncated"
+
+# What in a solution cell deserves a look (a flag, not a verdict): name -> pattern.
+SUSPICIOUS = {
+    "mentions the reference or nbgrader": r"\btokref\b|\bnbgrader\b|gradebook",
+    "IPython hooks": r"input_transformers|ast_transformers|events\.register|register_magic"
+                     r"|set_custom_exc|showtraceback|sys\.settrace|sys\.setprofile|meta_path"
+                     r"|path_hooks|addaudithook|__builtins__|\bbuiltins\b",
+    "processes or network": r"\bsubprocess\b|os\.system|os\.fork|\bmultiprocessing\b|os\.exec"
+                            r"|\bsocket\b|\burllib\b|\brequests\b|http\.client|\bctypes\b",
+    "files outside its directory": r"\.\./|os\.walk|os\.scandir|os\.listdir|glob\.glob|/source/"
+                                   r"|/submitted/|/autograded/|\bPath\(['\"]/",
+}
+SUSPICIOUS_RE = {k: re.compile(v) for k, v in SUSPICIOUS.items()}
+
+
+class GradingEvents(Configurable):
+    """Where the plugins write what happened: one JSON object per line, appended."""
+
+    path = Unicode("grading-events.jsonl",
+                   help="The events file (relative to the directory nbgrader runs in, the course root)"
+                   ).tag(config=True)
+
+    def write(self, resources: dict | None, event: str, cell: str = "", detail: str = "",
+              *, flag: bool = False) -> None:
+        info = (resources or {}).get("nbgrader", {})
+        record = {"assignment": info.get("assignment"), "student": info.get("student"),
+                  "notebook": info.get("notebook"), "cell": cell, "event": event,
+                  "detail": detail, "flag": flag}
+        with open(self.path, "a", encoding="utf-8") as f:
+            f.write(json.dumps(record, sort_keys=True, ensure_ascii=False) + "\n")
 
 
 def _cell_name(cell: Any, index: int) -> str:
     return cell.metadata.get("nbgrader", {}).get("grade_id") or f"cell {index}"
 
 
-def log_event(log: Any, resources: dict, event: str, cell: str, detail: str = "") -> None:
-    """Write one ``GRADING-EVENT`` line: which submission, which cell, what happened."""
-    info = (resources or {}).get("nbgrader", {})
-    record = {
-        "student": info.get("student"),
-        "assignment": info.get("assignment"),
-        "notebook": info.get("notebook"),
-        "cell": cell,
-        "event": event,
-        "detail": detail,
-    }
-    log.warning("%s %s", EVENT_TAG, json.dumps(record, sort_keys=True, ensure_ascii=False))
-
-
 def _error(ename: str, evalue: str) -> Any:
     return new_output("error", ename=ename, evalue=evalue, traceback=[f"{ename}: {evalue}"])
 
 
+def suspicious_code(nb: Any) -> list[tuple[str, str, str]]:
+    """``(cell, what, the matching text)`` for each solution cell that deserves a look."""
+    found = []
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type == "code" and cell.metadata.get("nbgrader", {}).get("solution"):
+            for what, pattern in SUSPICIOUS_RE.items():
+                match = pattern.search(cell.source)
+                if match:
+                    found.append((_cell_name(cell, index), what, match.group(0)))
+    return found
+
+
 class ExecuteAndReport(Execute):
-    """nbgrader's ``Execute``, but a lost kernel fails only the cells it did not finish."""
+    """nbgrader's ``Execute`` in the sandbox, with a time budget per notebook, and a lost
+    kernel failing only the cells it did not finish."""
+
+    notebook_timeout = Integer(
+        600, help="Seconds the whole notebook may run; the cells it leaves are not run and score 0"
+    ).tag(config=True)
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("kernel_manager_class", SandboxedKernelManager)
+        super().__init__(**kwargs)
 
     def preprocess(self, nb, resources=None, km=None):
-        self._lost: str | None = None  # why the kernel was lost, once it is
-        return super().preprocess(nb, resources, km)
+        self._lost: str | None = None  # why the remaining cells cannot run, once they cannot
+        self._deadline = time.monotonic() + self.notebook_timeout
+        self._sandbox: SandboxedKernelManager | None = None
+        self._events = GradingEvents(config=self.config)
+        resources["tokref_hidden"] = hidden_tests_for(nb, resources)
+        for cell, what, text in suspicious_code(nb):
+            self._events.write(resources, what, cell, f"the code has {text!r}", flag=True)
+        try:
+            return super().preprocess(nb, resources, km)
+        finally:
+            if self._sandbox is not None:
+                for finding in self._sandbox.findings:
+                    self._events.write(resources, finding["flag"], "", finding["detail"], flag=True)
+
+    def create_kernel_manager(self):
+        km = super().create_kernel_manager()
+        if isinstance(km, SandboxedKernelManager):
+            km.files = {"cases.json": self.resources["tokref_hidden"].cases_json()}
+            km.workdir = self.resources.get("metadata", {}).get("path") or ""
+            self._sandbox = km
+        return km
+
+    def _get_timeout(self, cell):
+        timeout = super()._get_timeout(cell)
+        left = max(1, int(self._deadline - time.monotonic()))
+        return left if timeout is None else min(timeout, left)
 
     def preprocess_cell(self, cell, resources, index):
         runs = cell.cell_type == "code" and cell.source.strip()
         if not runs:
             return super().preprocess_cell(cell, resources, index)
         name = _cell_name(cell, index)
+        if not self._lost and time.monotonic() >= self._deadline:
+            self._lost = f"the notebook used up its {self.notebook_timeout} s"
+            self._events.write(resources, OUT_OF_TIME, name, self._lost)
         if self._lost:
             # Never run, so nbgrader must not give it full points for having no error.
             cell.outputs = [_error("DeadKernelError", f"not run: {self._lost}")]
@@ -93,30 +170,29 @@ class ExecuteAndReport(Execute):
                 "after it were not graded (did the code call exit(), os._exit() or "
                 "run out of memory?)",
             ))
-            log_event(self.log, resources, KERNEL_DIED, name)
+            self._events.write(resources, KERNEL_DIED, name)
         except CellTimeoutError:
-            # Interrupted after `timeout` seconds but still busy: nbgrader would give up
-            # on the whole submission. The kernel is shut down (killed) at the end.
+            # Interrupted after the timeout but still busy: nbgrader would give up on the
+            # whole submission. The kernel is killed at the end.
             self._lost = f"cell {name!r} ran out of time and could not be interrupted"
             cell.setdefault("outputs", []).append(_error(
                 "CellTimeoutError",
-                f"this cell did not finish in {self.timeout} s and did not stop when "
-                "interrupted, so it and the cells after it were not graded",
+                f"this cell did not finish in time and did not stop when interrupted, "
+                "so it and the cells after it were not graded",
             ))
-            log_event(self.log, resources, TIMED_OUT, name, "could not be interrupted")
-            log_event(self.log, resources, KERNEL_DIED, name, "unresponsive kernel")
+            self._events.write(resources, TIMED_OUT, name, "could not be interrupted")
+            self._events.write(resources, KERNEL_DIED, name, "unresponsive kernel")
         else:
             timeout_name = (self.error_on_timeout or {}).get("ename")
             if timeout_name and any(
-                o.output_type == "error" and o.get("ename") == timeout_name
-                for o in cell.outputs
+                o.output_type == "error" and o.get("ename") == timeout_name for o in cell.outputs
             ):
-                log_event(self.log, resources, TIMED_OUT, name, f"interrupted after {self.timeout} s")
+                self._events.write(resources, TIMED_OUT, name, "interrupted")
         return cell, resources
 
 
 class LimitOutputAndReport(LimitOutput):
-    """nbgrader's ``LimitOutput``, plus a cap on characters, and a log line when it cuts."""
+    """nbgrader's ``LimitOutput``, plus a cap on characters, and an event when it cuts."""
 
     max_chars = Integer(
         100_000,
@@ -149,18 +225,59 @@ class LimitOutputAndReport(LimitOutput):
         streams = [b for b in before if b[0] == "stream"]
         if [a for a in after if a[0] == "stream"] != streams:
             size = sum(len(t or "") for _, t in streams)
-            log_event(self.log, resources, OUTPUT_TRUNCATED, _cell_name(cell, index),
-                      f"{size:,} characters of output")
+            GradingEvents(config=self.config).write(
+                resources, OUTPUT_TRUNCATED, _cell_name(cell, index), f"{size:,} characters of output")
         return cell, resources
 
 
+class CheckHiddenTests(NbGraderPreprocessor):
+    """Score the hidden tests outside the sandbox (see the module docstring)."""
+
+    def preprocess(self, nb, resources):
+        hidden = resources.get("tokref_hidden")
+        if hidden is None:
+            raise RuntimeError("CheckHiddenTests needs ExecuteAndReport earlier in the pipeline")
+        events = GradingEvents(config=self.config)
+        for index, cell in enumerate(nb.cells):
+            if cell.cell_type != "code":
+                continue
+            name = _cell_name(cell, index)
+            records = [o for o in cell.outputs if is_record(o)]
+            cell.outputs = [o for o in cell.outputs if not is_record(o)]
+            meta = cell.metadata.get("nbgrader", {})
+            prepared = hidden.by_cell.get(meta.get("grade_id")) if meta.get("grade") else None
+            if not prepared:
+                if records:
+                    events.write(resources, "showed a hidden-test record outside its test cell",
+                                 name, f"{len(records)} record(s)", flag=True)
+                continue
+            for output in cell.outputs:
+                if output.output_type == "execute_result":  # would be read as partial credit
+                    output.output_type = "display_data"
+                    output.pop("execution_count", None)
+                    events.write(resources, "made a result in a test cell", name,
+                                 "nbgrader would have read it as a score", flag=True)
+            if any(o.output_type == "error" for o in cell.outputs):
+                continue  # already 0: a visible test or the code failed before the records
+            passed, failures, irregular = check_cell(prepared, records)
+            for what in irregular:
+                events.write(resources, "test cell without its record", name, what, flag=True)
+            if passed:
+                cell.outputs.append(new_output(
+                    "stream", name="stdout", text=f"Hidden tests passed: {', '.join(passed)}.\n"))
+            if failures:
+                cell.outputs.append(_error("AssertionError", failures[0]))
+        return nb, resources
+
+
 def autograde_preprocessors() -> list[type]:
-    """nbgrader's default autograde pipeline with the two classes above swapped in."""
+    """nbgrader's default autograde pipeline with the classes above swapped in and added."""
     swap = {Execute: ExecuteAndReport, LimitOutput: LimitOutputAndReport}
     default = Autograde.class_traits()["autograde_preprocessors"].default()
-    if not set(swap) <= set(default):
+    if not set(swap) <= set(default) or SaveAutoGrades not in default:
         raise RuntimeError(
-            "nbgrader's autograde pipeline changed (no Execute or LimitOutput in "
-            f"{default}); update autograder/nbgrader_plugins.py"
-        )
-    return [swap.get(pp, pp) for pp in default]
+            "nbgrader's autograde pipeline changed (no Execute, LimitOutput or SaveAutoGrades "
+            f"in {default}); update autograder/nbgrader_plugins.py")
+    out = [swap.get(pp, pp) for pp in default]
+    out.insert(out.index(SaveAutoGrades), CheckHiddenTests)
+    return out

@@ -37,6 +37,7 @@ FILE_EVENTS = {"open", "os.listdir", "os.scandir", "os.remove", "os.rename", "os
                "os.rmdir", "os.symlink", "os.link", "os.chmod", "os.chown", "os.truncate",
                "shutil.rmtree", "shutil.copyfile"}
 MAX_REPORTS = 200
+CELL_FILENAMES = ("/tmp/ipykernel_", "<ipython-input-")  # how ipykernel names a cell's code
 
 
 def set_limits(limits: dict[str, int]) -> None:
@@ -69,6 +70,7 @@ class Auditor:
     def __init__(self, path: str | None, quiet: list[str]) -> None:
         self.sock: socket.socket | None = None
         self.seen: set[tuple[str, str]] = set()
+        self.armed = False
         dirs = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(sys.executable), *quiet}
         self.prefixes = QUIET_ROOTS + tuple(p.rstrip("/") + "/" for p in dirs)
         if path:
@@ -90,6 +92,12 @@ class Auditor:
         return path.startswith(self.prefixes)
 
     def __call__(self, event: str, args: tuple) -> None:
+        if not self.armed:
+            # ipykernel's own start-up is not the student's: report from the first cell on.
+            if event == "compile" and len(args) > 1 and isinstance(args[1], str) and (
+                    args[1].startswith(CELL_FILENAMES)):
+                self.armed = True
+            return
         if event == "import":
             name = args[0]
             if type(name) is str and ((name.startswith("tokref") and name not in ALLOWED_TOKREF)
