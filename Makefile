@@ -5,6 +5,9 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# The grading kernel's own environment: what students have, without tokref (autograder/sandbox.py).
+KERNEL := $(VENV)/kernel
+KERNEL_STAMP := $(KERNEL)/.installed
 
 .PHONY: setup book html exercises test clean
 
@@ -14,7 +17,12 @@ $(STAMP): requirements.txt solutions/pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt -e ./solutions
 	@touch $@
 
-setup: $(STAMP)
+$(KERNEL_STAMP): autograder/kernel-requirements.txt $(STAMP)
+	@test -x $(KERNEL)/bin/python || $(PYTHON) -m venv $(KERNEL)
+	$(KERNEL)/bin/python -m pip install --quiet --disable-pip-version-check -r autograder/kernel-requirements.txt
+	@touch $@
+
+setup: $(STAMP) $(KERNEL_STAMP)
 
 # -W: a warning (a cell error is one) fails the build; execution itself raises on errors.
 # The chapters import tokref, but neither Sphinx (it re-reads changed pages only) nor

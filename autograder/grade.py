@@ -1,339 +1,282 @@
-"""Grade submissions with nbgrader's own commands, then say what happened to each one.
+"""Grade a class with nbgrader's own commands, in parallel and sandboxed, then say what
+happened to each submission.
 
-    python autograder/grade.py                  # every assignment of source/
-    python autograder/grade.py chars --timeout 30
-    python autograder/grade.py words --collect exchange   # JupyterHub: collect first
-    python autograder/grade.py words --collect zip        # LMS download in downloaded/words/archive/
+    python autograder/grade.py                         # every assignment of source/
+    python autograder/grade.py chars --jobs 4          # 4 workers (default: one per core)
+    python autograder/grade.py words --collect exchange --exchange-root /srv/nbgrader/exchange
+    python autograder/grade.py words --collect zip     # LMS download in downloaded/words/archive/
+    python autograder/grade.py --shard 2/8             # machine 2 of 8 (a Slurm array task)
+    python autograder/grade.py --merge 8               # then, once: combine the 8 shards
 
 For each assignment, in the course root:
 
-1. ``nbgrader collect`` (``--collect exchange``) or ``nbgrader zip_collect``
-   (``--collect zip``) copies the submissions to ``submitted/<student>/<assignment>/``;
-   by default they are there already.
-2. ``nbgrader autograde <assignment> --force`` runs and scores every submission (the
-   log is kept in ``grading-report.<assignment>.log``).
-3. ``nbgrader generate_feedback <assignment> --force`` writes ``feedback/``.
+1. ``nbgrader collect`` (``--collect exchange``) or ``nbgrader zip_collect`` (``--collect
+   zip``) copies the submissions to ``submitted/<student>/<assignment>/``; by default they
+   are there already.
+2. Each submission is autograded (``nbgrader autograde <a> --student <s> --force``, in the
+   sandbox that ``nbgrader_config.py`` configures) and gets feedback (``nbgrader
+   generate_feedback``) in one of ``--jobs`` worker processes. Each worker writes its own
+   copy of the gradebook; this process alone then copies the grades into
+   ``gradebook.db`` (``gradebooks.py``): SQLite never sees two writers.
+3. ``nbgrader export`` writes ``grades.csv``, and ``report.py`` writes, beside it,
+   ``grading-report.csv`` and ``grading-report.md`` from the gradebook and from
+   ``grading-events.jsonl``, the JSON-lines record of what happened (statuses and flags:
+   see report.py).
 
-then ``nbgrader export`` writes ``grades.csv``, and this script writes, beside it,
-``grading-report.csv`` and ``grading-report.md``: one row per student and assignment
-found in ``submitted/``, with its score from the gradebook and a status:
+``--shard K/N`` grades the K-th of N deterministic slices of the submissions (every N-th
+of the sorted (assignment, student) pairs, from the K-th) into ``gradebook.shard-K-of-N.db``
+and ``grading-events.shard-K-of-N.jsonl``, for N machines sharing the course directory;
+``--merge N`` then combines the shards into ``gradebook.db`` and writes the report.
 
-    graded                  scored, nothing went wrong
-    output truncated        a cell printed more than LimitOutput keeps
-    timed out               a cell ran past Execute.timeout, was interrupted, scored 0
-    kernel died             the kernel died (os._exit, segfault, memory): the cells it
-                            did not finish scored 0, the ones before kept their points
-    failed                  nbgrader gave up on the submission (a renamed notebook, a
-                            file that is not a notebook; the exception is in the
-                            details): it is in grades.csv with 0 points, or with the
-                            scores of an earlier grading, and gets no new feedback
-    missing from gradebook  a folder in submitted/ without any notebook: never
-                            autograded, not in grades.csv
-    not autograded          the assignment has no autograde log yet
+Without a usable bubblewrap, grading refuses to start and says what to install;
+``--unsafe`` grades without the sandbox, and the report says so on every row.
 
 The exit status is 1 when a row is failed, missing from gradebook or not autograded
 (those need the instructor), else 0.
-
-It grades nothing itself: the scores are nbgrader's, read from the gradebook
-(``nbgrader.api.Gradebook``); the statuses come from nbgrader's log, in which
-``nbgrader_plugins.py`` writes a ``GRADING-EVENT`` line for each incident.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
-import json
 import os
-import re
-import subprocess
 import sys
+import tempfile
 import time
-from collections import defaultdict
-from dataclasses import dataclass, field
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from multiprocessing import get_context
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from nbgrader_plugins import EVENT_TAG, KERNEL_DIED, OUTPUT_TRUNCATED, TIMED_OUT  # noqa: E402
-from release import ROOT, nbgrader_env, release, source_assignments  # noqa: E402
+import report
+from gradebooks import copy_gradebook, db_url, merge
+from release import release, source_assignments
+from runner import ROOT, run_nbgrader
+from sandbox import SandboxUnavailable, check_bwrap, python_dirs
 
-GRADED = "graded"
-FAILED = "failed"
-MISSING = "missing from gradebook"
-NOT_AUTOGRADED = "not autograded"
-# Most severe first: a row shows the first that applies, its details list them all.
-SEVERITY = [MISSING, NOT_AUTOGRADED, FAILED, KERNEL_DIED, TIMED_OUT, OUTPUT_TRUNCATED, GRADED]
-
-REPORT_FIELDS = ["assignment", "student", "status", "score", "max_score",
-                 "needs_manual_grade", "seconds", "feedback", "details"]
-
-_FAILED_RE = re.compile(r"There was an error processing assignment '(?P<a>.*)' for student '(?P<s>.*)'")
-_FAILED_AT_RE = re.compile(r"There was an error processing assignment: (?P<path>.+)$")
-_START_RE = re.compile(r"Creating/updating student with ID '(?P<s>[^']*)'")
-_EVENT_RE = re.compile(re.escape(EVENT_TAG) + r" (\{.*\})\s*$")
-
-
-def log_path(assignment: str, root: Path = ROOT) -> Path:
-    return root / f"grading-report.{assignment}.log"
+EVENTS = "grading-events.jsonl"
 
 
 # ---------------------------------------------------------------------------------------
-# Running nbgrader
+# Workers: each autogrades into its own gradebook and events file
 # ---------------------------------------------------------------------------------------
 
+_worker: dict = {}
 
-def run_nbgrader(args: list[str], *, root: Path, log: Path | None = None,
-                 echo: bool = True) -> int:
-    """Run ``nbgrader <args>`` in ``root``; stream its log to stderr and to ``log``, where
-    each line starts with the seconds since the start (the report's ``seconds``)."""
-    cmd = [sys.executable, "-m", "nbgrader", *args]
-    print(f"$ nbgrader {' '.join(args)}", file=sys.stderr, flush=True)
+
+def _init_worker(root: str, gradebook: str, tmp: str, extra: list[str]) -> None:
+    db = copy_gradebook(Path(gradebook), Path(tmp) / f"gradebook.worker-{os.getpid()}.db")
+    _worker.update(root=Path(root), db=db, events=Path(tmp) / f"events.worker-{os.getpid()}.jsonl",
+                   extra=extra)
+
+
+def _grade_one(assignment: str, student: str) -> dict:
+    """Autograde and generate feedback for one submission, in a worker."""
+    w = _worker
+    common = ["--student", student, "--force", f"--db={db_url(w['db'])}",
+              f"--GradingEvents.path={w['events']}", *w["extra"]]
     start = time.perf_counter()
-    with subprocess.Popen(cmd, cwd=root, env=nbgrader_env(), text=True, encoding="utf-8",
-                          errors="replace", stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT) as proc:
-        out = open(log, "w", encoding="utf-8") if log else None
-        try:
-            for line in proc.stdout:
-                if out:
-                    out.write(f"{time.perf_counter() - start:9.3f} {line}")
-                if echo:
-                    sys.stderr.write(line)
-        finally:
-            if out:
-                out.write(f"{time.perf_counter() - start:9.3f} exit status {proc.wait()}\n")
-                out.close()
-    return proc.returncode
-
-
-def check_kernel_can_import_tokref() -> None:
-    """The hidden tests ``import tokref``: check that the kernel nbgrader will start can,
-    or every student would lose the points of every hidden test."""
-    from jupyter_client.kernelspec import KernelSpecManager
-
-    spec = KernelSpecManager().get_kernel_spec("python3")
-    python = spec.argv[0]
-    # jupyter_client runs a kernel whose command is "python" with nbgrader's own interpreter.
-    if python in {"python", "python3", f"python3.{sys.version_info[1]}"}:
-        python = sys.executable
-    proc = subprocess.run([python, "-c", "import tokref"], capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise SystemExit(
-            f"the grading kernel ({python}, kernel 'python3' in {spec.resource_dir}) cannot "
-            "import tokref, which the hidden tests need; install it there with\n"
-            f"    {python} -m pip install -e solutions"
-        )
-
-
-def grade(assignment: str, *, root: Path = ROOT, collect: str = "none",
-          timeout: int | None = None, echo: bool = True) -> float:
-    """Collect, autograde and generate feedback for one assignment; returns the seconds
-    autograding took."""
-    if assignment not in list_gradebook_assignments(root):
-        # The gradebook learns an assignment's cells from generate_assignment.
-        release([assignment], root=root)
-    collect_args = None
-    if collect == "exchange":
-        collect_args = ["collect", assignment, "--update"]
-    elif collect == "zip":
-        if (root / "downloaded" / assignment / "archive").is_dir():
-            collect_args = ["zip_collect", assignment, "--force"]
-        else:
-            print(f"no downloaded/{assignment}/archive/: nothing to zip_collect", file=sys.stderr)
-    if collect_args and run_nbgrader(collect_args, root=root, echo=echo) != 0:
-        where = "its log is above" if echo else "run without --quiet to see its log"
-        raise SystemExit(f"nbgrader {' '.join(collect_args)} failed ({where})")
-    args = ["autograde", assignment, "--force"]
-    if timeout is not None:
-        args.append(f"--Execute.timeout={timeout}")
-    start = time.perf_counter()
-    # Exit status 1 when nbgrader gave up on a submission: the report says which.
-    run_nbgrader(args, root=root, log=log_path(assignment, root), echo=echo)
+    result = run_nbgrader(["autograde", assignment, *common], root=w["root"])
     seconds = time.perf_counter() - start
-    run_nbgrader(["generate_feedback", assignment, "--force"], root=root, echo=echo)
-    return seconds
+    ok = result.status == 0
+    if ok:
+        feedback = run_nbgrader(["generate_feedback", assignment, *common], root=w["root"])
+        ok = feedback.status == 0
+        result.errors += feedback.errors
+    event = {"assignment": assignment, "student": student, "notebook": None, "cell": "",
+             "event": report.AUTOGRADED if ok else report.FAILED, "flag": False,
+             "seconds": round(seconds, 3),
+             "detail": "" if ok else _first_error(result.errors)}
+    return {"assignment": assignment, "student": student, "db": str(w["db"]),
+            "events": str(w["events"]), "event": event}
+
+
+def _first_error(errors: list[str]) -> str:
+    """The exception nbgrader gave up with, from the errors it logged."""
+    for e in errors:
+        if e.startswith("Traceback"):
+            return e.strip().splitlines()[-1][:300]
+    generic = ("There was an error processing", "Please see the")
+    useful = [e for e in errors if not e.startswith(generic)] or errors or ["see nbgrader's log"]
+    return useful[0].strip().splitlines()[-1][:300]
 
 
 # ---------------------------------------------------------------------------------------
-# The report
+# One run
 # ---------------------------------------------------------------------------------------
 
 
-def course_settings(root: Path) -> tuple[str, str]:
-    """(db_url, course_id) as nbgrader reads them from the course's nbgrader_config.py."""
-    from nbgrader.coursedir import CourseDirectory
-    from traitlets.config.loader import PyFileConfigLoader
-
-    config = PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config()
-    coursedir = CourseDirectory(config=config, root=str(root))
-    return coursedir.db_url, coursedir.course_id
-
-
-def list_gradebook_assignments(root: Path) -> set[str]:
-    from nbgrader.api import Gradebook
-
-    db_url, course_id = course_settings(root)
-    with Gradebook(db_url, course_id) as gb:
-        return {a.name for a in gb.assignments}
+def submissions(root: Path, assignments: list[str]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """(to grade, without any notebook): (assignment, student) pairs of submitted/, sorted."""
+    todo, empty = [], []
+    for a in assignments:
+        for folder in sorted((root / "submitted").glob(f"*/{a}")):
+            if folder.is_dir():
+                (todo if any(folder.glob("*.ipynb")) else empty).append((a, folder.parent.name))
+    return todo, empty
 
 
-@dataclass
-class LogFindings:
-    """What nbgrader's autograde log says about each student."""
+def grade_all(tasks: list[tuple[str, str]], *, root: Path, gradebook: Path, jobs: int,
+              extra: list[str], quiet: bool) -> tuple[list[dict], list[dict]]:
+    """Grade ``tasks`` on ``jobs`` workers; merge into ``gradebook``; return (results, events)."""
+    from tqdm import tqdm
 
-    events: dict[str, list[dict]] = field(default_factory=lambda: defaultdict(list))
-    failed: dict[str, str] = field(default_factory=dict)  # student -> the exception
-    seconds: dict[str, float] = field(default_factory=dict)  # student -> time autograding
-
-
-def read_log(path: Path, assignment: str) -> LogFindings:
-    """Parse a log written by ``run_nbgrader`` for ``nbgrader autograde <assignment>``."""
-    found = LogFindings()
-    lines = path.read_text(encoding="utf-8").splitlines()
-    stamps = [float(line.split(maxsplit=1)[0]) for line in lines]
-    current, started = None, 0.0
-    for i, line in enumerate(lines):
-        m = _START_RE.search(line)
-        if m:  # nbgrader starts on the next submission
-            if current is not None:
-                found.seconds[current] = stamps[i] - started
-            current, started = m.group("s"), stamps[i]
-            continue
-        m = _EVENT_RE.search(line)
-        if m:
-            event = json.loads(m.group(1))
-            if event.get("assignment") == assignment:
-                found.events[event["student"]].append(event)
-            continue
-        m = _FAILED_AT_RE.search(line)
-        if m and Path(m.group("path").strip()).name == assignment:
-            # Then comes "[... ERROR] Traceback ...", whose last line names the exception.
-            student = Path(m.group("path").strip()).parent.name
-            body = []
-            for later in lines[i + 2:]:
-                parts = later.split(maxsplit=1)
-                text = parts[1] if len(parts) > 1 else ""
-                if text.startswith("["):
-                    break
-                if text.strip():
-                    body.append(text.strip())
-            found.failed[student] = body[-1] if body else "see the log"
-            continue
-        m = _FAILED_RE.search(line)
-        if m and m.group("a") == assignment:
-            found.failed.setdefault(m.group("s"), "see the log")
-    if current is not None and stamps:
-        found.seconds[current] = stamps[-1] - started
-    return found
+    results: list[dict] = []
+    with tempfile.TemporaryDirectory(prefix="tokgrade-run-") as tmp:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn"),
+                                 initializer=_init_worker,
+                                 initargs=(str(root), str(gradebook), tmp, extra)) as pool:
+            futures = [pool.submit(_grade_one, a, s) for a, s in tasks]
+            with tqdm(total=len(futures), unit="notebook", disable=quiet or not tasks,
+                      file=sys.stderr, desc="grading") as bar:
+                for future in as_completed(futures):  # in the order they finish
+                    results.append(future.result())
+                    bar.update()
+        by_db: dict[Path, list[tuple[str, str]]] = {}
+        for r in results:
+            by_db.setdefault(Path(r["db"]), []).append((r["assignment"], r["student"]))
+        merge(gradebook, by_db)
+        events = [e for f in sorted({r["events"] for r in results}) for e in report.read_events(Path(f))]
+    results.sort(key=lambda r: (r["assignment"], r["student"]))
+    return results, events + [r["event"] for r in results]
 
 
-def report_rows(assignments: list[str], root: Path = ROOT) -> list[dict]:
-    """One row per student × assignment in submitted/ (see the module docstring)."""
-    from nbgrader.api import Gradebook, MissingEntry
+def check_can_grade(root: Path, unsafe: bool) -> None:
+    from sandbox import kernel_python
 
-    db_url, course_id = course_settings(root)
-    rows = []
-    with Gradebook(db_url, course_id) as gb:
-        for assignment in assignments:
-            students = sorted(p.parent.name for p in (root / "submitted").glob(f"*/{assignment}")
-                              if p.is_dir())
-            log = log_path(assignment, root)
-            findings = read_log(log, assignment) if log.exists() else None
-            for student in students:
-                statuses, details = [], []
-                row = {"assignment": assignment, "student": student, "score": "",
-                       "max_score": "", "needs_manual_grade": "", "seconds": "", "feedback": ""}
-                try:
-                    sub = gb.find_submission(assignment, student)
-                except MissingEntry:
-                    statuses.append(MISSING)
-                    details.append(f"no notebook in submitted/{student}/{assignment}/")
-                else:
-                    row.update(score=f"{sub.score:g}", max_score=f"{sub.max_score:g}",
-                               needs_manual_grade="yes" if sub.needs_manual_grade else "no")
-                if findings is None:
-                    statuses.append(NOT_AUTOGRADED)
-                else:
-                    if student in findings.seconds:
-                        row["seconds"] = f"{findings.seconds[student]:.1f}"
-                    if student in findings.failed:
-                        statuses.append(FAILED)
-                        details.append(f"nbgrader gave up: {findings.failed[student]} "
-                                       f"(see {log.name})")
-                        if (root / "feedback" / student / assignment).is_dir():
-                            details.append("its feedback is from an earlier grading")
-                    for event in findings.events.get(student, []):
-                        statuses.append(event["event"])
-                        where = f"{event['notebook']}.ipynb, cell {event['cell']}"
-                        extra = f": {event['detail']}" if event.get("detail") else ""
-                        details.append(f"{event['event']} in {where}{extra}")
-                feedback = sorted((root / "feedback" / student / assignment).glob("*.html"))
-                row["feedback"] = " ".join(str(p.relative_to(root)) for p in feedback)
-                row["status"] = min(statuses or [GRADED], key=SEVERITY.index)
-                row["details"] = "; ".join(dict.fromkeys(details))
-                rows.append(row)
-    return rows
+    python = kernel_python(root)
+    try:
+        python_dirs(python)
+        if not unsafe:
+            check_bwrap()
+    except SandboxUnavailable as e:
+        raise SystemExit(f"grade.py: {e}") from None
 
 
-def write_report(rows: list[dict], root: Path = ROOT) -> tuple[Path, Path]:
-    csv_path, md_path = root / "grading-report.csv", root / "grading-report.md"
-    with open(csv_path, "w", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=REPORT_FIELDS)
-        writer.writeheader()
-        writer.writerows(rows)
-    counts = defaultdict(int)
-    for row in rows:
-        counts[row["status"]] += 1
-    lines = [
-        "# Grading report",
-        "",
-        "Scores are nbgrader's (also in `grades.csv`); a status other than *graded* needs a look.",
-        "",
-        ", ".join(f"{status}: {counts[status]}" for status in SEVERITY if counts[status])
-        or "no submissions",
-        "",
-        "| " + " | ".join(REPORT_FIELDS) + " |",
-        "|" + "---|" * len(REPORT_FIELDS),
-    ]
-    for row in rows:
-        lines.append("| " + " | ".join(str(row[k]).replace("|", "\\|") for k in REPORT_FIELDS) + " |")
-    md_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return csv_path, md_path
+def collect(assignment: str, how: str, exchange_root: str | None, root: Path, quiet: bool) -> None:
+    args = None
+    if how == "exchange":
+        args = ["collect", assignment, "--update"]
+        if exchange_root:
+            args.append(f"--Exchange.root={exchange_root}")
+    elif how == "zip" and (root / "downloaded" / assignment / "archive").is_dir():
+        args = ["zip_collect", assignment, "--force"]
+    if args and run_nbgrader(args, root=root, echo=not quiet).status != 0:
+        raise SystemExit(f"nbgrader {' '.join(args)} failed (its log is above)")
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="\n\n".join(__doc__.split("\n\n")[1:]),
-    )
+def finish(root: Path, everything: list[str], *, unsafe: bool, quiet: bool) -> int:
+    """Export grades.csv and write the report; the exit status."""
+    run_nbgrader(["export"], root=root, echo=not quiet)
+    rows = report.report_rows(root, db_url(root / "gradebook.db"), everything,
+                              report.read_events(root / EVENTS))
+    csv_path, md_path = report.write_report(rows, root, unsafe=unsafe)
+    if not quiet:
+        print(md_path.read_text(encoding="utf-8"))
+    print(f"written: {root / 'grades.csv'}, {csv_path}, {md_path}", file=sys.stderr)
+    return 1 if any(r["status"] in (report.FAILED, report.MISSING, report.NOT_AUTOGRADED)
+                    for r in rows) else 0
+
+
+def merge_shards(root: Path, n: int) -> list[dict]:
+    """Combine ``gradebook.shard-K-of-N.db`` (K = 1..N) into gradebook.db; their events."""
+    events, sources = [], {}
+    for k in range(1, n + 1):
+        db, ev = root / f"gradebook.shard-{k}-of-{n}.db", root / f"grading-events.shard-{k}-of-{n}.jsonl"
+        if not db.exists() or not ev.exists():
+            raise SystemExit(f"grade.py --merge {n}: shard {k} is missing ({db.name}, {ev.name})")
+        shard_events = report.read_events(ev)
+        sources[db] = sorted({(e["assignment"], e["student"]) for e in shard_events
+                              if e["event"] in (report.AUTOGRADED, report.FAILED)})
+        events += shard_events
+    merge(root / "gradebook.db", sources)
+    return events
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog="\n\n".join(__doc__.split("\n\n")[1:]))
     parser.add_argument("assignments", nargs="*", help="default: every assignment of source/")
     parser.add_argument("--collect", choices=["none", "exchange", "zip"], default="none",
                         help="where the submissions come from (default: already in submitted/)")
-    parser.add_argument("--timeout", type=int, default=None,
-                        help="seconds per cell (default: Execute.timeout of nbgrader_config.py)")
-    parser.add_argument("--quiet", action="store_true", help="do not echo nbgrader's log")
+    parser.add_argument("--exchange-root", help="nbgrader's exchange directory (Exchange.root)")
+    parser.add_argument("--timeout", type=int, help="seconds per cell (default: Execute.timeout)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="worker processes (default: one per core)")
+    parser.add_argument("--shard", help="K/N: grade only the K-th of N slices (see above)")
+    parser.add_argument("--merge", type=int, metavar="N", help="combine N shards and report")
+    parser.add_argument("--unsafe", action="store_true",
+                        help="grade WITHOUT the sandbox (your own test submissions only)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar, no report on stdout")
     args = parser.parse_args(argv)
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
+    if args.shard:
+        try:
+            k, n = map(int, args.shard.split("/"))
+            assert 1 <= k <= n
+        except (ValueError, AssertionError):
+            parser.error(f"--shard wants K/N with 1 <= K <= N, not {args.shard!r}")
+        args.shard = (k, n)
+    return args
 
-    # nbgrader's Gradebook runs `alembic`, installed next to this interpreter.
-    os.environ["PATH"] = nbgrader_env()["PATH"]
-    check_kernel_can_import_tokref()
-    everything = source_assignments()
-    assignments = args.assignments or everything
-    for a in assignments:
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    root = ROOT
+    everything = source_assignments(root)
+    if args.merge:
+        report.replace_events(root / EVENTS, events := merge_shards(root, args.merge),
+                              {(e["assignment"], e["student"]) for e in events})
+        return finish(root, everything, unsafe=any(e["event"] == report.UNSAFE for e in events),
+                      quiet=args.quiet)
+    for a in args.assignments:
         if a not in everything:
-            parser.error(f"no assignment {a!r} in source/ (there are: {', '.join(everything)})")
+            raise SystemExit(f"grade.py: no assignment {a!r} in source/ (there are: {', '.join(everything)})")
+    assignments = args.assignments or everything
+    check_can_grade(root, args.unsafe)
+    missing = [a for a in assignments if not (root / "gradebook.db").exists()
+               or a not in gradebook_assignments(root)]
+    if missing:  # the gradebook learns an assignment's cells from generate_assignment
+        release(missing, root=root)
     for a in assignments:
-        seconds = grade(a, collect=args.collect, timeout=args.timeout, echo=not args.quiet)
-        print(f"autograded {a} in {seconds:.1f} s", file=sys.stderr)
-    run_nbgrader(["export"], root=ROOT, echo=not args.quiet)
+        collect(a, args.collect, args.exchange_root, root, args.quiet)
+    tasks, empty = submissions(root, assignments)
+    if args.shard:
+        k, n = args.shard
+        tasks = tasks[k - 1::n]
+        empty = empty[k - 1::n]
+        target = copy_gradebook(root / "gradebook.db", root / f"gradebook.shard-{k}-of-{n}.db")
+        events_path = root / f"grading-events.shard-{k}-of-{n}.jsonl"
+        events_path.unlink(missing_ok=True)
+    else:
+        target, events_path = root / "gradebook.db", root / EVENTS
+    extra = ([f"--Execute.timeout={args.timeout}"] if args.timeout else []) + (
+        ["--SandboxedKernelManager.unsafe=True"] if args.unsafe else [])
+    start = time.perf_counter()
+    results, events = grade_all(tasks, root=root, gradebook=target, jobs=min(args.jobs, max(1, len(tasks))),
+                                extra=extra, quiet=args.quiet)
+    print(f"graded {len(results)} notebooks in {time.perf_counter() - start:.1f} s "
+          f"with {args.jobs} worker(s)", file=sys.stderr)
+    events += [{"assignment": a, "student": s, "notebook": None, "cell": "", "event": report.MISSING,
+                "detail": "", "flag": False} for a, s in empty]
+    if args.unsafe:
+        events += [{"assignment": a, "student": s, "notebook": None, "cell": "", "event": report.UNSAFE,
+                    "detail": "student code ran without the sandbox", "flag": True} for a, s in tasks]
+    for a in sorted({a for a, _ in tasks}):
+        events += [e for e in report.identical_solutions(root, a) if (a, e["student"]) in set(tasks)]
+    report.replace_events(events_path, events, set(tasks) | set(empty))
+    if args.shard:
+        print(f"shard {args.shard[0]}/{args.shard[1]} done: {target.name}, {events_path.name}; "
+              f"when every shard is done, run grade.py --merge {args.shard[1]}", file=sys.stderr)
+        return 0
+    return finish(root, everything, unsafe=args.unsafe, quiet=args.quiet)
 
-    rows = report_rows(everything)
-    csv_path, md_path = write_report(rows)
-    print(md_path.read_text(encoding="utf-8"))
-    print(f"written: {ROOT / 'grades.csv'}, {csv_path}, {md_path}", file=sys.stderr)
-    # Students' failures (timeouts, dead kernels) are graded; these need the instructor.
-    return 1 if any(r["status"] in (FAILED, MISSING, NOT_AUTOGRADED) for r in rows) else 0
+
+def gradebook_assignments(root: Path) -> set[str]:
+    from nbgrader.api import Gradebook
+
+    with Gradebook(db_url(root / "gradebook.db")) as gb:
+        return {a.name for a in gb.assignments}
 
 
 if __name__ == "__main__":

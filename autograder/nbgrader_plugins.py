@@ -46,15 +46,10 @@ from traitlets import Integer, Unicode
 from traitlets.config import Configurable
 
 from hidden_tests import check_cell, hidden_tests_for, is_record
+from report import KERNEL_DIED, OUT_OF_TIME, OUTPUT_TRUNCATED, TIMED_OUT  # also report statuses
 from sandbox import SandboxedKernelManager
 
 TRUNCATED = "... Output truncated ..."  # the marker nbgrader's LimitOutput writes
-
-# Events that explain a score, also the statuses of grade.py's report.
-KERNEL_DIED = "kernel died"
-TIMED_OUT = "timed out"
-OUT_OF_TIME = "notebook out of time"
-OUTPUT_TRUNCATED = "output truncated"
 
 # What in a solution cell deserves a look (a flag, not a verdict): name -> pattern.
 SUSPICIOUS = {

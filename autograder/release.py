@@ -4,6 +4,7 @@
     python autograder/release.py chars ...   # only these
 
 For each assignment this runs nbgrader's own ``nbgrader generate_assignment <name> --force``
+(in this process: ``runner.py``)
 in the course root (``nbgrader_config.py`` sends the output to ``exercises/``): it removes
 the solutions and hidden tests, locks the test cells, records the assignment in the
 gradebook (``gradebook.db``, needed to autograde it later) and writes
@@ -21,32 +22,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def nbgrader_env() -> dict[str, str]:
-    """The environment for nbgrader: its helper ``alembic`` must be on PATH, so put this
-    interpreter's bin/ first (``.venv/bin/python autograder/...`` works without activating)."""
-    env = dict(os.environ)
-    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
-    return env
-
-
-def nbgrader(*args: str, root: Path = ROOT, check: bool = True) -> subprocess.CompletedProcess:
-    """Run ``nbgrader <args>`` in the course root with this interpreter; its log goes to stderr."""
-    cmd = [sys.executable, "-m", "nbgrader", *args]
-    proc = subprocess.run(cmd, cwd=root, env=nbgrader_env(), text=True,
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    if check and proc.returncode != 0:
-        sys.stderr.write(proc.stdout)
-        raise SystemExit(f"failed ({proc.returncode}): nbgrader {' '.join(args)}")
-    return proc
+from runner import ROOT, run_nbgrader
 
 
 def source_assignments(root: Path = ROOT) -> list[str]:
@@ -76,7 +56,9 @@ def release(assignments: list[str], root: Path = ROOT) -> None:
     for name in assignments:
         if not (root / "source" / name).is_dir():
             raise SystemExit(f"no assignment {name!r}: source/{name}/ does not exist")
-        nbgrader("generate_assignment", name, "--force", root=root)
+        result = run_nbgrader(["generate_assignment", name, "--force"], root=root)
+        if result.status != 0:
+            raise SystemExit(f"nbgrader generate_assignment {name} failed: {'; '.join(result.errors)}")
         normalise(out / name)
         print(f"exercises/{name}/ regenerated from source/{name}/")
 

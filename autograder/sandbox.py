@@ -310,6 +310,9 @@ class SandboxedKernelManager(AsyncKernelManager):
         self._audit = AuditListener(self._private / "ipc" / "audit", None if self.unsafe else self._uid)
         kw["cwd"] = str(self._private)
         kw["env"] = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+        # ipykernel's banner and the notebook's own prints to the process's stderr: not
+        # the grader's business (what a cell prints reaches nbgrader through the kernel).
+        kw["stdout"] = kw["stderr"] = subprocess.DEVNULL
         return await super()._async_pre_start_kernel(**kw)
 
     def write_connection_file(self, **kwargs: Any) -> None:

@@ -12,9 +12,11 @@ COURSE_FILES = ["nbgrader_config.py", "source", "autograder"]
 
 
 def copy_course(dest: Path) -> Path:
-    """Copy what nbgrader needs (config, source/, autograder/) to ``dest``: a course with
+    """Copy what nbgrader needs (config, source/, autograder/, a link to .venv) to ``dest``: a course with
     its own gradebook, exercises/, submitted/... that the tests can run anything in."""
     dest.mkdir(parents=True, exist_ok=True)
+    # The grading kernel's Python (.venv/kernel, `make setup`) is the course's own.
+    (dest / ".venv").symlink_to(ROOT / ".venv", target_is_directory=True)
     ignore = shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints")
     for name in COURSE_FILES:
         src = ROOT / name

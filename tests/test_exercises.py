@@ -3,6 +3,7 @@ generates from it, with nothing of the solutions or hidden tests left in it."""
 
 from __future__ import annotations
 
+import ast
 import inspect
 import json
 import os
@@ -19,6 +20,7 @@ import tokref.merges
 import tokref.unigram
 import tokref.word
 import tokref.wordpiece
+from tokref.grading import collect_hidden_tests
 from conftest import ROOT
 
 SOURCE = sorted((ROOT / "source").glob("*/*.ipynb"))
@@ -167,13 +169,30 @@ def test_graded_cells(path):
         visible, _, hidden = text.partition("### BEGIN HIDDEN TESTS")
         assert "assert" in visible and "tokref" not in visible, meta["grade_id"]
         assert hidden.rstrip().endswith("### END HIDDEN TESTS"), meta["grade_id"]
-        assert "check_against(" in hidden, f"{meta['grade_id']}: compare with the reference"
+        check_hidden_section(meta["grade_id"], hidden.rsplit("### END HIDDEN TESTS", 1)[0], function)
         tested.append((function, meta["points"]))
     intro = source(cells[0])
     table = [(name, int(points)) for name, points
              in re.findall(r"^\| \d+ \| `(\w+)\(.*\| (\d+) \|$", intro, re.M)]
     assert tested == table, "the points of the test cells differ from the intro's table"
     assert sum(points for _, points in tested) == 10
+
+
+def check_hidden_section(grade_id: str, code: str, function: str) -> None:
+    """A hidden section runs in the sandbox, where only tokref.grading exists, and in the
+    grader's empty namespace: at its top level only imports from tokref.grading and
+    generators decorated with hidden_test; at least one tests the part's function; the
+    reference is imported inside the generators."""
+    for node in ast.parse(code).body:
+        if isinstance(node, ast.ImportFrom):
+            assert node.module == "tokref.grading", f"{grade_id}: import only from tokref.grading at the top"
+        elif isinstance(node, ast.FunctionDef):
+            assert [ast.unparse(d).split("(")[0] for d in node.decorator_list] == ["hidden_test"], \
+                f"{grade_id}: {node.name} must be decorated with @hidden_test(...)"
+        else:
+            raise AssertionError(f"{grade_id}: a hidden section holds only imports and @hidden_test generators")
+    tests = collect_hidden_tests(code)
+    assert function in {t.function for t in tests}, f"{grade_id}: no hidden test of {function}"
 
 
 def functions(path: Path) -> dict:

@@ -57,6 +57,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from .typed_json import Opaque, from_json, to_json
@@ -77,7 +78,7 @@ __all__ = [
     "ASCII_LETTERS",
 ]
 
-_SCALARS = (str, int, float, bool, bytes, type(None))
+_SCALARS = (str, int, float, bool, bytes, type(None), Fraction)
 _CONTAINERS = (list, tuple, dict, set, frozenset)
 ASCII_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
@@ -135,10 +136,10 @@ def check_same(
     """Raise ``AssertionError`` unless ``actual`` is ``expected`` in type and value.
 
     ``expected`` must be plain data (``list``, ``tuple``, ``dict``, ``set``, ``str``,
-    ``int``, ``float``, ``bool``, ``bytes``, ``None``). Types must match exactly (no
-    subclasses, no ``numpy.int64`` for ``int``); floats are compared with
-    ``math.isclose``; dict keys and set members must also have exact types before
-    they are compared. The message names the first place that differs.
+    ``int``, ``float``, ``bool``, ``bytes``, ``None``, ``Fraction``). Types must match
+    exactly (no subclasses, no ``numpy.int64`` for ``int``); floats are compared with
+    ``math.isclose``, fractions exactly; dict keys and set members must also have exact
+    types before they are compared. The message names the first place that differs.
     """
     te, ta = type(expected), type(actual)
     if te not in _SCALARS and te not in _CONTAINERS:

@@ -13,7 +13,8 @@ So every value is written with its exact type:
 [1, (2, 'a'), {b'x': {3.5}}]
 
 ``list``, ``str``, ``int``, ``bool`` and ``None`` are written as themselves; every other
-type is an object with exactly one key naming it. A value that is not plain data (a
+type (``float``, ``bytes``, ``tuple``, ``set``, ``frozenset``, ``dict``, ``Fraction``) is an
+object with exactly one key naming it. A value that is not plain data (a
 ``Counter``, a NumPy number, an object whose ``__eq__`` lies, a subclass of ``str``) is
 written as ``{"opaque": <type name>}`` and read back as an :class:`Opaque`, which equals
 nothing but another ``Opaque``, so ``check_same`` reports "expected a dict, got a
@@ -33,6 +34,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 __all__ = ["Opaque", "to_json", "from_json", "dumps_value", "loads_value", "MAX_DEPTH"]
@@ -80,6 +82,8 @@ def to_json(x: Any, _depth: int = 0, _budget: _Budget | None = None) -> Any:
         return {"float": x.hex()}
     if t is bytes:
         return {"bytes": x.hex()}
+    if t is Fraction:
+        return {"fraction": [x.numerator, x.denominator]}
     if t is list:
         return [to_json(v, _depth + 1, budget) for v in x]
     if t is tuple or t is set or t is frozenset:
@@ -120,6 +124,10 @@ def from_json(data: Any, _depth: int = 0) -> Any:
             return bytes.fromhex(value)
         except ValueError:
             _check(False, "bad bytes")
+    if kind == "fraction" and type(value) is list and len(value) == 2:
+        num, den = value
+        _check(type(num) is int and type(den) is int and den > 0, "bad fraction")
+        return Fraction(num, den)
     if kind in ("tuple", "set", "frozenset") and type(value) is list:
         items = [from_json(v, _depth + 1) for v in value]
         if kind == "tuple":

@@ -1,0 +1,194 @@
+"""The grading report: one row per student and assignment of ``submitted/``, read from the
+gradebook (scores) and from the events file (what happened, what to look at).
+
+``grading-events.jsonl`` holds one JSON object per line, written by the autograde plugins
+(``nbgrader_plugins.py``) and by ``grade.py`` (``autograded`` and ``failed`` with the
+seconds nbgrader took, ``missing``, identical solution cells, grading without a
+sandbox). ``grade.py`` rewrites it after each run: the lines of the submissions it graded
+are replaced, the others kept, so the report always shows every submission's last
+grading.
+
+Statuses, most severe first (a row shows the first that applies; ``details`` lists all):
+
+    missing from gradebook  a folder in submitted/ without any notebook: never graded
+    not autograded          no grading of this submission is recorded yet
+    failed                  nbgrader gave up on the submission (a renamed notebook, a file
+                            that is not a notebook): 0 or the scores of an earlier grading
+    kernel died             the cells it did not finish scored 0, the ones before counted
+    notebook out of time    the cells left when the notebook's time ran out scored 0
+    timed out               a cell ran past the timeout, was interrupted, scored 0
+    output truncated        a cell printed more than LimitOutput keeps
+    graded                  nothing unusual
+
+``flags`` lists what a person should look at (never a change of score): imports of the
+reference or of nbgrader, IPython hooks, files outside the working directory, processes
+or network, a test cell without its record, processes left running, solution cells
+identical to other students', grading without a sandbox.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import re
+from collections import defaultdict
+from pathlib import Path
+
+GRADED = "graded"
+FAILED = "failed"
+MISSING = "missing from gradebook"
+NOT_AUTOGRADED = "not autograded"
+KERNEL_DIED, OUT_OF_TIME, TIMED_OUT = "kernel died", "notebook out of time", "timed out"
+OUTPUT_TRUNCATED = "output truncated"
+SEVERITY = [MISSING, NOT_AUTOGRADED, FAILED, KERNEL_DIED, OUT_OF_TIME, TIMED_OUT,
+            OUTPUT_TRUNCATED, GRADED]
+# Events grade.py writes for every submission it tried: the end of its record.
+AUTOGRADED = "autograded"
+IDENTICAL = "solution cell identical to other students'"
+UNSAFE = "graded without a sandbox (--unsafe)"
+
+REPORT_FIELDS = ["assignment", "student", "status", "score", "max_score",
+                 "needs_manual_grade", "seconds", "feedback", "details", "flags"]
+
+
+def read_events(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def replace_events(path: Path, new: list[dict], graded: set[tuple[str, str]]) -> None:
+    """Keep the events of submissions not in ``graded``, then add ``new``."""
+    kept = [e for e in read_events(path) if (e.get("assignment"), e.get("student")) not in graded]
+    with open(path, "w", encoding="utf-8") as f:
+        for e in kept + new:
+            f.write(json.dumps(e, sort_keys=True, ensure_ascii=False) + "\n")
+
+
+def _normalised(source: str) -> str:
+    lines = (re.sub(r"\s+#.*$|^\s*#.*$", "", line).rstrip() for line in source.splitlines())
+    return "\n".join(line for line in lines if line)
+
+
+def identical_solutions(root: Path, assignment: str) -> list[dict]:
+    """Flags for solution cells that two or more students submitted alike (comments and
+    blank lines aside), other than the unchanged stub."""
+    stubs: dict[str, str] = {}
+    for nb_path in (root / "exercises" / assignment).glob("*.ipynb"):
+        for cell in json.loads(nb_path.read_text(encoding="utf-8"))["cells"]:
+            meta = cell["metadata"].get("nbgrader", {})
+            if meta.get("solution"):
+                stubs[meta["grade_id"]] = _normalised("".join(cell["source"]))
+    groups: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for nb_path in sorted((root / "submitted").glob(f"*/{assignment}/*.ipynb")):
+        student = nb_path.parent.parent.name
+        try:
+            cells = json.loads(nb_path.read_text(encoding="utf-8"))["cells"]
+        except (ValueError, KeyError, TypeError):
+            continue
+        for cell in cells if isinstance(cells, list) else []:
+            meta = cell.get("metadata", {}).get("nbgrader", {}) if isinstance(cell, dict) else {}
+            gid = meta.get("grade_id") if meta.get("solution") else None
+            source = cell.get("source", "") if gid else ""
+            code = _normalised("".join(source) if isinstance(source, list) else str(source))
+            if gid and code and code != stubs.get(gid):
+                groups[(gid, hashlib.sha256(code.encode()).hexdigest())].append(student)
+    flags = []
+    for (gid, _), students in sorted(groups.items()):
+        for student in sorted(set(students)) if len(set(students)) > 1 else []:
+            others = ", ".join(s for s in sorted(set(students)) if s != student)
+            flags.append({"assignment": assignment, "student": student, "notebook": None,
+                          "cell": gid, "event": IDENTICAL, "detail": f"same as {others}", "flag": True})
+    return flags
+
+
+def report_rows(root: Path, db_url: str, assignments: list[str], events: list[dict]) -> list[dict]:
+    """One row per student × assignment in submitted/ (see the module docstring)."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    by_submission: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    for e in events:
+        by_submission[(e.get("assignment"), e.get("student"))].append(e)
+    rows = []
+    with Gradebook(db_url) as gb:
+        for assignment in assignments:
+            students = sorted(p.parent.name for p in (root / "submitted").glob(f"*/{assignment}")
+                              if p.is_dir())
+            for student in students:
+                evs = by_submission.get((assignment, student), [])
+                row = {"assignment": assignment, "student": student, "score": "", "max_score": "",
+                       "needs_manual_grade": "", "seconds": "", "feedback": ""}
+                statuses, details, flags = [], [], []
+                if not any(e["event"] in (AUTOGRADED, FAILED, MISSING) for e in evs):
+                    statuses.append(NOT_AUTOGRADED)
+                try:
+                    sub = gb.find_submission(assignment, student)
+                except MissingEntry:
+                    statuses.append(MISSING)
+                    details.append(f"no notebook in submitted/{student}/{assignment}/")
+                else:
+                    row.update(score=f"{sub.score:g}", max_score=f"{sub.max_score:g}",
+                               needs_manual_grade="yes" if sub.needs_manual_grade else "no")
+                for e in evs:
+                    event, detail = e["event"], e.get("detail") or ""
+                    if e.get("flag"):
+                        where = f" ({e['cell']})" if e.get("cell") else ""
+                        flags.append(f"{event}{where}: {detail}" if detail else f"{event}{where}")
+                    elif event == AUTOGRADED:
+                        row["seconds"] = f"{e.get('seconds', 0):.1f}"
+                    elif event == FAILED:
+                        row["seconds"] = f"{e.get('seconds', 0):.1f}"
+                        statuses.append(FAILED)
+                        details.append(f"nbgrader gave up: {detail}")
+                        if (root / "feedback" / student / assignment).is_dir():
+                            details.append("its feedback is from an earlier grading")
+                    elif event in SEVERITY:
+                        statuses.append(event)
+                        where = f"{e.get('notebook')}.ipynb, cell {e.get('cell')}"
+                        details.append(f"{event} in {where}" + (f": {detail}" if detail else ""))
+                feedback = sorted((root / "feedback" / student / assignment).glob("*.html"))
+                row["feedback"] = " ".join(str(p.relative_to(root)) for p in feedback)
+                row["status"] = min(statuses or [GRADED], key=SEVERITY.index)
+                row["details"] = "; ".join(dict.fromkeys(details))
+                row["flags"] = "; ".join(dict.fromkeys(flags))
+                rows.append(row)
+    return rows
+
+
+def write_report(rows: list[dict], root: Path, *, unsafe: bool = False) -> tuple[Path, Path]:
+    """``grading-report.csv`` and ``grading-report.md`` in ``root``."""
+    csv_path, md_path = root / "grading-report.csv", root / "grading-report.md"
+    with open(csv_path, "w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=REPORT_FIELDS)
+        writer.writeheader()
+        writer.writerows(rows)
+    counts: dict[str, int] = defaultdict(int)
+    for row in rows:
+        counts[row["status"]] += 1
+    flagged = [r for r in rows if r["flags"]]
+    lines = ["# Grading report", ""]
+    if unsafe:
+        lines += ["**Graded without a sandbox (`--unsafe`)**: student code ran with the "
+                  "grader's rights and could see the course directory. Do not trust these "
+                  "scores for real submissions.", ""]
+    lines += [
+        "Scores are nbgrader's (also in `grades.csv`); a status other than *graded*, or a "
+        "flag, needs a look. Flags never change a score.",
+        "",
+        ", ".join(f"{status}: {counts[status]}" for status in SEVERITY if counts[status])
+        or "no submissions",
+        f"; flagged: {len(flagged)}" if flagged else "",
+        "",
+        "| " + " | ".join(REPORT_FIELDS) + " |",
+        "|" + "---|" * len(REPORT_FIELDS),
+    ]
+    for row in rows:
+        lines.append("| " + " | ".join(str(row[k]).replace("|", "\\|") for k in REPORT_FIELDS) + " |")
+    if flagged:
+        lines += ["", "## Needs a look", ""]
+        for row in flagged:
+            lines.append(f"- **{row['student']}**, {row['assignment']}: {row['flags']}")
+    md_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return csv_path, md_path
