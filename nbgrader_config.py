@@ -82,5 +82,7 @@ c.GradingEvents.path = os.path.join(_HERE, "grading-events.jsonl")
 # Submissions downloaded from an LMS (`nbgrader zip_collect <assignment>`)
 # ---------------------------------------------------------------------------------------
 # Files (or zips of files) in downloaded/<assignment>/archive/ named <student>_<notebook>,
-# for example alice_chars.ipynb. Adapt the pattern to what your LMS writes.
-c.FileNameCollectorPlugin.named_regexp = r".*/(?P<student_id>[^/_]+)_(?P<file_id>[^/]+)$"
+# for example alice_chars.ipynb or j_smith_chars.ipynb (student j_smith): the student id is
+# everything before the last underscore, so ids may hold underscores and notebook names
+# may not (none of this course's do). Adapt the pattern to what your LMS writes.
+c.FileNameCollectorPlugin.named_regexp = r".*/(?P<student_id>[^/]+)_(?P<file_id>[^/_]+)$"

@@ -3,6 +3,7 @@ happened to each submission.
 
     python autograder/grade.py                         # every assignment of source/
     python autograder/grade.py chars --jobs 4          # 4 workers (default: one per core)
+    python autograder/grade.py chars --student alice   # regrade one submission
     python autograder/grade.py words --collect exchange --exchange-root /srv/nbgrader/exchange
     python autograder/grade.py words --collect zip     # LMS download in downloaded/words/archive/
     python autograder/grade.py --shard 2/8             # machine 2 of 8 (a Slurm array task)
@@ -202,6 +203,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--timeout", type=int, help="seconds per cell (default: Execute.timeout)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                         help="worker processes (default: one per core)")
+    parser.add_argument("--student", action="append", metavar="ID",
+                        help="grade only this student (repeat for several): a regrade")
     parser.add_argument("--shard", help="K/N: grade only the K-th of N slices (see above)")
     parser.add_argument("--merge", type=int, metavar="N", help="combine N shards and report")
     parser.add_argument("--unsafe", action="store_true",
@@ -241,6 +244,12 @@ def main(argv: list[str] | None = None) -> int:
     for a in assignments:
         collect(a, args.collect, args.exchange_root, root, args.quiet)
     tasks, empty = submissions(root, assignments)
+    if args.student:
+        unknown = set(args.student) - {s for _, s in tasks + empty}
+        if unknown:
+            raise SystemExit(f"grade.py: nothing submitted by {', '.join(sorted(unknown))} in submitted/")
+        tasks = [t for t in tasks if t[1] in args.student]
+        empty = [t for t in empty if t[1] in args.student]
     if args.shard:
         k, n = args.shard
         tasks = tasks[k - 1::n]

@@ -35,7 +35,7 @@ PROCESS_EVENTS = {"os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork
 NETWORK_EVENTS = {"socket.connect", "socket.bind", "socket.sendto", "socket.getaddrinfo"}
 FILE_EVENTS = {"open", "os.listdir", "os.scandir", "os.remove", "os.rename", "os.mkdir",
                "os.rmdir", "os.symlink", "os.link", "os.chmod", "os.chown", "os.truncate",
-               "shutil.rmtree", "shutil.copyfile"}
+               "shutil.rmtree", "shutil.copyfile", "sqlite3.connect"}
 MAX_REPORTS = 200
 CELL_FILENAMES = ("/tmp/ipykernel_", "<ipython-input-")  # how ipykernel names a cell's code
 
@@ -91,6 +91,18 @@ class Auditor:
         path = os.path.normpath(os.path.join(os.getcwd(), path)) + "/"
         return path.startswith(self.prefixes)
 
+    def find_spec(self, name: str, path: object = None, target: object = None) -> None:
+        """As the first finder of ``sys.meta_path``: sees ``importlib.import_module`` too,
+        which raises no ``import`` audit event. Finds nothing itself."""
+        if self.armed:
+            self.check_import(name)
+        return None
+
+    def check_import(self, name: object) -> None:
+        if type(name) is str and ((name.startswith("tokref") and name not in ALLOWED_TOKREF)
+                                  or name == "nbgrader" or name.startswith("nbgrader.")):
+            self.report("imported the reference or nbgrader", name)
+
     def __call__(self, event: str, args: tuple) -> None:
         if not self.armed:
             # ipykernel's own start-up is not the student's: report from the first cell on.
@@ -99,10 +111,7 @@ class Auditor:
                 self.armed = True
             return
         if event == "import":
-            name = args[0]
-            if type(name) is str and ((name.startswith("tokref") and name not in ALLOWED_TOKREF)
-                                      or name == "nbgrader" or name.startswith("nbgrader.")):
-                self.report("imported the reference or nbgrader", name)
+            self.check_import(args[0])
         elif event in FILE_EVENTS:
             path = args[0] if args else None
             if type(path) is bytes:
@@ -129,6 +138,7 @@ def main() -> None:
     auditor = Auditor(audit or None, quiet)
     sys.path.insert(0, site)
     sys.addaudithook(auditor)
+    sys.meta_path.insert(0, auditor)
     sys.argv = ["ipykernel_launcher", *sys.argv[1:]]
     runpy.run_module("ipykernel_launcher", run_name="__main__", alter_sys=True)
 

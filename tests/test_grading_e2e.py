@@ -211,6 +211,8 @@ def words_submissions(full: dict[str, str]) -> dict[str, tuple[dict[str, str], s
         # Parts 1 and 4 right (2 + 2); a Counter, ties in dict order, a NumPy float.
         "partial": ({**full, "words-count": WORDS_COUNTER, "words-build-vocab": WORDS_TIES_BY_ORDER,
                      "words-oov-rate": WORDS_NUMPY_FLOAT}, "parts 1 and 4"),
+        # An id with underscores, downloaded as j_smith_words.ipynb: student j_smith, not j.
+        "j_smith": (full, "every part right"),
     }
 
 
@@ -253,6 +255,7 @@ EXPECTED = {
     ("words", "full"): (10, "graded"),
     ("words", "stub"): (0, "graded"),
     ("words", "partial"): (4, "graded"),
+    ("words", "j_smith"): (10, "graded"),
     ("bpe", "full"): (10, "graded"),
     ("bpe", "stub"): (0, "graded"),
     ("bpe", "partial"): (5, "graded"),
