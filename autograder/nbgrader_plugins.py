@@ -57,10 +57,12 @@ SUSPICIOUS = {
     "IPython hooks": r"input_transformers|ast_transformers|events\.register|register_magic"
                      r"|set_custom_exc|showtraceback|sys\.settrace|sys\.setprofile|meta_path"
                      r"|path_hooks|addaudithook|__builtins__|\bbuiltins\b",
+    "runs code from elsewhere": r"\bexec\(|\beval\(|\bimportlib\b|__import__|\bcompile\(",
     "processes or network": r"\bsubprocess\b|os\.system|os\.fork|\bmultiprocessing\b|os\.exec"
                             r"|\bsocket\b|\burllib\b|\brequests\b|http\.client|\bctypes\b",
     "files outside its directory": r"\.\./|os\.walk|os\.scandir|os\.listdir|glob\.glob|/source/"
-                                   r"|/submitted/|/autograded/|\bPath\(['\"]/",
+                                   r"|/submitted/|/autograded/|\bPath\(['\"]/|os\.path\.(exists|isfile|isdir)"
+                                   r"|\.ipynb\b|\bsqlite3\b",
 }
 SUSPICIOUS_RE = {k: re.compile(v) for k, v in SUSPICIOUS.items()}
 
@@ -91,15 +93,16 @@ def _error(ename: str, evalue: str) -> Any:
 
 
 def suspicious_code(nb: Any) -> list[tuple[str, str, str]]:
-    """``(cell, what, the matching text)`` for each solution cell that deserves a look."""
-    found = []
+    """``(cells, what, the first matching text)`` for what deserves a look in the solution
+    cells, one entry per kind of thing, naming every cell where it occurs."""
+    found: dict[str, tuple[list[str], str]] = {}
     for index, cell in enumerate(nb.cells):
         if cell.cell_type == "code" and cell.metadata.get("nbgrader", {}).get("solution"):
             for what, pattern in SUSPICIOUS_RE.items():
                 match = pattern.search(cell.source)
                 if match:
-                    found.append((_cell_name(cell, index), what, match.group(0)))
-    return found
+                    found.setdefault(what, ([], match.group(0)))[0].append(_cell_name(cell, index))
+    return [(", ".join(cells), what, text) for what, (cells, text) in found.items()]
 
 
 class ExecuteAndReport(Execute):

@@ -336,6 +336,10 @@ class SandboxedKernelManager(AsyncKernelManager):
             "MKL_NUM_THREADS": "1", "TOKREF_GRADING_CASES": inside["cases"],
             "SANDBOX_LIMITS": json.dumps(limits), "SANDBOX_SITE": inside["site"],
             "SANDBOX_AUDIT": str(p / "ipc" / "audit"), "SANDBOX_UID": str(self._uid or 0),
+            # The grader's places, for the audit hook: the course root (nbgrader runs
+            # there), its home, and grade.py's temporary gradebooks.
+            "SANDBOX_WATCH": json.dumps([os.getcwd(), os.path.expanduser("~"),
+                                         os.path.join(tempfile.gettempdir(), "tokgrade-run-")]),
         }
         kernel = [os.path.abspath(self.python), inside["boot"], "-f", self.connection_file, *(extra_arguments or [])]
         if self.unsafe:

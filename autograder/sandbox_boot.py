@@ -35,7 +35,7 @@ PROCESS_EVENTS = {"os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork
 NETWORK_EVENTS = {"socket.connect", "socket.bind", "socket.sendto", "socket.getaddrinfo"}
 FILE_EVENTS = {"open", "os.listdir", "os.scandir", "os.remove", "os.rename", "os.mkdir",
                "os.rmdir", "os.symlink", "os.link", "os.chmod", "os.chown", "os.truncate",
-               "shutil.rmtree", "shutil.copyfile", "sqlite3.connect"}
+               "shutil.rmtree", "shutil.copyfile", "sqlite3.connect", "glob.glob"}
 MAX_REPORTS = 200
 CELL_FILENAMES = ("/tmp/ipykernel_", "<ipython-input-")  # how ipykernel names a cell's code
 
@@ -67,12 +67,16 @@ def drop_privileges(uid: int) -> None:
 class Auditor:
     """Reports each distinct suspicious event once, as a JSON line on the audit socket."""
 
-    def __init__(self, path: str | None, quiet: list[str]) -> None:
+    def __init__(self, path: str | None, quiet: list[str], watched: list[str]) -> None:
         self.sock: socket.socket | None = None
         self.seen: set[tuple[str, str]] = set()
         self.armed = False
-        dirs = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(sys.executable), *quiet}
-        self.prefixes = QUIET_ROOTS + tuple(p.rstrip("/") + "/" for p in dirs)
+        python = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(sys.executable)}
+        self.python = tuple(p.rstrip("/") + "/" for p in python)
+        self.quiet = QUIET_ROOTS + tuple(p.rstrip("/") + "/" for p in quiet)
+        # The grader's own places (the course directory, its home, its temporary files):
+        # whatever the path, touching them is what a person should hear about.
+        self.watched = tuple(p if p.endswith("-") else p.rstrip("/") + "/" for p in watched if p.strip("/"))
         if path:
             self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             self.sock.connect(path)
@@ -87,9 +91,12 @@ class Auditor:
         except OSError:
             self.sock = None
 
-    def quiet_path(self, path: str) -> bool:
+    def outside(self, path: str) -> bool:
+        """Whether ``path`` is outside what the notebook may touch without a flag."""
         path = os.path.normpath(os.path.join(os.getcwd(), path)) + "/"
-        return path.startswith(self.prefixes)
+        if path.startswith(self.python):
+            return False
+        return path.startswith(self.watched) or not path.startswith(self.quiet)
 
     def find_spec(self, name: str, path: object = None, target: object = None) -> None:
         """As the first finder of ``sys.meta_path``: sees ``importlib.import_module`` too,
@@ -116,7 +123,7 @@ class Auditor:
             path = args[0] if args else None
             if type(path) is bytes:
                 path = os.fsdecode(path)
-            if type(path) is str and not self.quiet_path(path):
+            if type(path) is str and self.outside(path):
                 self.report("touched files outside its directory", f"{event} {path}")
         elif event in PROCESS_EVENTS or event.startswith("os.exec") or event.startswith("os.spawn"):
             self.report("started a process", event)
@@ -130,12 +137,13 @@ def main() -> None:
     limits = json.loads(os.environ.pop("SANDBOX_LIMITS"))
     uid = int(os.environ.pop("SANDBOX_UID", "0"))
     audit = os.environ.pop("SANDBOX_AUDIT", "")
+    watched = json.loads(os.environ.pop("SANDBOX_WATCH", "[]"))
     site = os.environ.pop("SANDBOX_SITE")  # tokref.grading and tokref.typed_json, nothing else
     quiet = [os.getcwd(), site, os.path.dirname(os.path.abspath(__file__)),
              os.path.dirname(os.environ.get("TOKREF_GRADING_CASES", "/nonexistent/x"))]
     set_limits(limits)
     drop_privileges(uid)
-    auditor = Auditor(audit or None, quiet)
+    auditor = Auditor(audit or None, quiet, watched)
     sys.path.insert(0, site)
     sys.addaudithook(auditor)
     sys.meta_path.insert(0, auditor)
