@@ -33,7 +33,6 @@ score.
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
 from typing import Any
@@ -175,7 +174,7 @@ class ExecuteAndReport(Execute):
             self._lost = f"cell {name!r} ran out of time and could not be interrupted"
             cell.setdefault("outputs", []).append(_error(
                 "CellTimeoutError",
-                f"this cell did not finish in time and did not stop when interrupted, "
+                "this cell did not finish in time and did not stop when interrupted, "
                 "so it and the cells after it were not graded",
             ))
             self._events.write(resources, TIMED_OUT, name, "could not be interrupted")

@@ -55,8 +55,8 @@ def set_limits(limits: dict[str, int]) -> None:
 
 
 def drop_privileges(uid: int) -> None:
-    if os.getuid() != 0:
-        return  # an unprivileged grader: already in a user namespace of its own
+    if os.getuid() != 0 or uid == 0:
+        return  # an unprivileged grader (a user namespace of its own), or --unsafe
     os.setgroups([])
     os.setgid(uid)
     os.setuid(uid)

@@ -67,12 +67,13 @@ def submit(course: Path, assignment: str, students: list[str]) -> None:
         path.write_text(json.dumps(nb))
 
 
-def check_full_marks(course: Path, expected: int) -> None:
+def check_full_marks(course: Path, submitted: set[tuple[str, str]]) -> None:
+    """Every (assignment, student) of ``submitted`` has full marks in grades.csv."""
     with open(course / "grades.csv") as f:
-        rows = list(csv.DictReader(f))
+        rows = [r for r in csv.DictReader(f) if (r["assignment"], r["student_id"]) in submitted]
     bad = [r for r in rows if float(r["score"]) != float(r["max_score"])]
-    if len(rows) != expected or bad:
-        sys.exit(f"expected {expected} submissions with full marks, got {len(rows)}: {bad[:3]}")
+    if len(rows) != len(submitted) or bad:
+        sys.exit(f"expected {len(submitted)} submissions with full marks, got {len(rows)}: {bad[:3]}")
 
 
 def main() -> None:
@@ -83,10 +84,11 @@ def main() -> None:
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-grading-") as tmp:
         course = make_course(Path(tmp) / "course")
-        submit(course, args.assignment, [f"s{i:03d}" for i in range(args.students)])
+        students = [f"s{i:03d}" for i in range(args.students)]
+        submit(course, args.assignment, students)
         grade = [sys.executable, "autograder/grade.py", args.assignment, "--quiet"]
         seconds = {jobs: run(grade + [f"--jobs={jobs}"], course) for jobs in (1, 2)}
-        check_full_marks(course, args.students)
+        check_full_marks(course, {(args.assignment, s) for s in students})
         n = args.students
         print(f"{n} full {args.assignment} submissions, whole grade.py command (sandboxed):")
         for jobs, s in seconds.items():
@@ -98,7 +100,7 @@ def main() -> None:
             for a in assignments:
                 submit(course, a, [f"c{i}" for i in range(4)])
             s = run([sys.executable, "autograder/grade.py", "--jobs=2", "--quiet"], course)
-            check_full_marks(course, 4 * len(assignments))
+            check_full_marks(course, {(a, f"c{i}") for a in assignments for i in range(4)})
             per = s / (4 * len(assignments))
             print(f"4 full submissions of each of {len(assignments)} assignments, 2 workers: {s:.1f} s "
                   f"({per:.2f} s per notebook, start-up included)")

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import re
 import subprocess
 import sys
@@ -38,7 +37,7 @@ import pytest
 
 from conftest import copy_course
 from test_grading_e2e import run, solutions, submission, write_nb
-from test_sandbox import Listener
+from test_sandbox import Listener, processes_with
 
 pytestmark = pytest.mark.slow
 
@@ -189,17 +188,6 @@ def source_checksums(course: Path) -> dict:
                 for a in gb.assignments for nb in a.notebooks for c in nb.source_cells}
 
 
-def survivors() -> list[str]:
-    found = []
-    for entry in os.scandir("/proc"):
-        try:
-            if entry.name.isdigit() and MARKER.encode() in Path(entry.path, "cmdline").read_bytes():
-                found.append(entry.name)
-        except OSError:
-            pass
-    return found
-
-
 @pytest.fixture(scope="module")
 def attacked(tmp_path_factory):
     course = copy_course(tmp_path_factory.mktemp("attacks") / "course")
@@ -221,7 +209,7 @@ def attacked(tmp_path_factory):
         proc = run([python, "autograder/grade.py", "--jobs=2", "--timeout=30", "--quiet"], course)
         seconds = time.perf_counter() - start
         time.sleep(1)
-        alive = survivors()
+        alive = processes_with(MARKER)
         # Plain nbgrader, without grade.py: the same sandbox (nbgrader_config.py).
         (course / "grading-events.jsonl").rename(course / "grading-events.grade-py.jsonl")
         plain = {}

@@ -27,7 +27,7 @@ from tokref.grading import (
 )
 
 sys.path.insert(0, str(ROOT / "autograder"))
-from hidden_tests import NotebookHiddenTests, Prepared, check_cell, prepare  # noqa: E402
+from hidden_tests import NotebookHiddenTests, check_cell, prepare  # noqa: E402
 
 SECTION = '''
 from tokref.grading import hidden_test

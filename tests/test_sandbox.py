@@ -28,6 +28,18 @@ pytestmark = pytest.mark.slow
 MARKER = "sandbox-test-survivor-9137"
 
 
+def processes_with(marker: str) -> list[str]:
+    """The pids of this machine's processes whose command line holds ``marker``."""
+    found = []
+    for entry in os.scandir("/proc"):
+        try:
+            if entry.name.isdigit() and marker.encode() in Path(entry.path, "cmdline").read_bytes():
+                found.append(entry.name)
+        except OSError:
+            pass
+    return found
+
+
 class Listener:
     """A TCP server on the host's loopback that counts connections."""
 
@@ -173,14 +185,7 @@ def test_limits_are_set_and_hold(probed):
 def test_no_process_outlives_the_notebook(probed):
     _, findings = probed
     time.sleep(0.5)
-    survivors = []
-    for entry in os.scandir("/proc"):
-        try:
-            if entry.name.isdigit() and MARKER.encode() in Path(entry.path, "cmdline").read_bytes():
-                survivors.append(entry.name)
-        except OSError:
-            pass
-    assert survivors == []
+    assert processes_with(MARKER) == []
     left = [f for f in findings if f["flag"] == "left processes running; killed"]
     assert left and int(left[0]["detail"].split()[0]) == probed[0]["forks"]["kids"] + 2  # + the detached
 

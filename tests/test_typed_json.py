@@ -40,7 +40,8 @@ def test_floats_are_exact_and_nan_inf_survive():
 
 def test_tuple_true_and_one_stay_apart():
     assert type(loads_value(dumps_value((1, 2)))) is tuple
-    assert loads_value(dumps_value({True: "a", 1.0: "b"})) == {True: "b"}  # as Python itself
+    keys = [type(k) for k in loads_value(dumps_value({True: "a", 2: "b", 3.0: "c"}))]
+    assert keys == [bool, int, float]
     back = loads_value(dumps_value([True, 1]))
     assert [type(v) for v in back] == [bool, int]
 
