@@ -32,7 +32,6 @@ library only, so the sandbox can import it.
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -170,7 +169,3 @@ def loads_value(text: str) -> Any:
 def _no_constant(name: str) -> float:
     raise ValueError(f"not a typed-JSON value: bare {name} (floats are written as hex)")
 
-
-def is_finite_number(x: Any) -> bool:
-    """True for an ``int`` or a finite ``float`` (not ``bool``): a usable number of seconds."""
-    return (type(x) is int) or (type(x) is float and math.isfinite(x))
