@@ -19,7 +19,9 @@ import json
 import math
 import operator
 import os
-from collections.abc import Iterable
+import re
+from collections.abc import Collection, Iterable
+from functools import lru_cache
 from dataclasses import dataclass
 from numbers import Integral
 from pathlib import Path
@@ -34,7 +36,15 @@ __all__ = [
     "check_text",
     "check_texts",
     "check_ids",
+    "check_int",
+    "check_bool",
+    "is_integer",
+    "split_special",
+    "specials_pattern",
+    "UNK",
 ]
+
+UNK = "<unk>"
 
 FORMAT_NAME = "tokref"
 FORMAT_VERSION = 1
@@ -169,6 +179,107 @@ def check_ids(ids: object, vocab_size: int, *, name: str = "ids") -> list[int]:
     return out
 
 
+def check_int(value: object, *, name: str, minimum: int | None = None) -> int:
+    """Return ``value`` as an ``int`` if it is an integer (``bool`` is not) of at least
+    ``minimum``; otherwise raise ``TypeError``/``ValueError`` saying which.
+
+    The one integer check of tokref: ``True`` is an ``int`` to Python but never a count,
+    a size or an id here.
+
+    >>> check_int(3, name="k", minimum=0)
+    3
+    >>> check_int(True, name="k")
+    Traceback (most recent call last):
+    ...
+    TypeError: k must be int, not bool (True)
+    """
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        raise TypeError(f"{name} must be int, not {type(value).__name__} ({value!r})")
+    v = int(value)
+    if minimum is not None and v < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, not {v}")
+    return v
+
+
+def check_bool(value: object, *, name: str) -> bool:
+    """Return ``value`` if it is ``True`` or ``False``; a ``TypeError`` otherwise
+    (``0``, ``1`` and ``"yes"`` are refused: an option is a bool).
+
+    >>> check_bool(False, name="lowercase")
+    False
+    """
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be True or False, not {type(value).__name__} ({value!r})")
+    return value
+
+
+def is_integer(value: object) -> bool:
+    """``True`` for an integer that is not a ``bool`` (for checks that build their own message)."""
+    return isinstance(value, Integral) and not isinstance(value, bool)
+
+
+@lru_cache(maxsize=64)
+def _specials_pattern(tokens: frozenset[str]) -> re.Pattern[str]:
+    # Longest first, so that at one position the longest special token wins; the regex
+    # engine already takes the leftmost position.
+    return re.compile("|".join(map(re.escape, sorted(tokens, key=lambda s: (-len(s), s)))))
+
+
+def specials_pattern(tokens: Iterable[str]) -> re.Pattern[str]:
+    """A compiled pattern matching any of ``tokens`` (non-empty strings): the leftmost
+    match, and of those starting there the longest. Cached per set of tokens.
+
+    >>> specials_pattern(["<s>", "<s><s>"]).findall("a<s><s><s>")
+    ['<s><s>', '<s>']
+    """
+    return _specials_pattern(frozenset(tokens))
+
+
+def split_special(text: str, special_tokens: Collection[str]) -> list[tuple[str, bool]]:
+    """``text`` cut into chunks at the special tokens: ``(chunk, True)`` for a special
+    token, ``(chunk, False)`` for the text between them; no chunk is empty.
+
+    Scanning from the left, the next special token is the one that starts **leftmost**;
+    of those that start there, the **longest**. The scan goes on right after it. This
+    is how byte-level BPE cuts text with ``allowed_special="all"`` (tiktoken's own choice
+    between overlapping special tokens depends on a hash map's order) and how Hugging
+    Face matches added tokens. ``special_tokens`` is a collection of non-empty strings
+    (a ``dict``'s keys count).
+
+    >>> split_special("a<|e|>b<|e|><|e|>", ["<|e|>"])
+    [('a', False), ('<|e|>', True), ('b', False), ('<|e|>', True), ('<|e|>', True)]
+    >>> split_special("xabcd", ["ab", "abc", "bcd"])  # leftmost first, then longest
+    [('x', False), ('abc', True), ('d', False)]
+    >>> split_special("", ["<s>"]), split_special("no specials", [])
+    ([], [('no specials', False)])
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, not {type(text).__name__}")
+    if isinstance(special_tokens, (str, bytes)) or not isinstance(special_tokens, Collection):
+        raise TypeError(
+            "special_tokens must be a collection of str (a list, a set or a dict), "
+            f"not {type(special_tokens).__name__}"
+        )
+    tokens = set()
+    for t in special_tokens:
+        if not isinstance(t, str):
+            raise TypeError(f"special tokens must be str, found {t!r} ({type(t).__name__})")
+        if not t:
+            raise ValueError("a special token cannot be the empty string")
+        tokens.add(t)
+    chunks: list[tuple[str, bool]] = []
+    start = 0
+    if tokens:
+        for m in specials_pattern(tokens).finditer(text):
+            if m.start() > start:
+                chunks.append((text[start : m.start()], False))
+            chunks.append((m.group(), True))
+            start = m.end()
+    if start < len(text):
+        chunks.append((text[start:], False))
+    return chunks
+
+
 def check_vocab_size(vocab_size: object, minimum: int, *, reason: str) -> int | None:
     """Check a ``vocab_size`` argument: ``None`` or an int of at least ``minimum``."""
     if vocab_size is None:
@@ -223,6 +334,8 @@ class Tokenizer:
     """
 
     kind: ClassVar[str] = ""
+    #: The piece unknown input maps to, where a vocabulary has one.
+    unk_token: ClassVar[str] = UNK
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -239,6 +352,8 @@ class Tokenizer:
         self._pieces: list[str] = []
         self._ids: dict[str, int] = {}
         self.special_tokens: tuple[str, ...] = ()
+        # Memo of encoded words or pre-tokens; emptied whenever the vocabulary changes.
+        self._cache: dict[str, Any] = {}
 
     # -- state ----------------------------------------------------------------
 
@@ -258,6 +373,24 @@ class Tokenizer:
         if len(ids) != len(pieces):
             raise ValueError("vocabulary pieces must be distinct")
         self._pieces, self._ids = list(pieces), ids
+        self._cache = {}
+
+    @property
+    def pieces(self) -> list[str]:
+        """A copy of the vocabulary as a list: ``pieces[id]`` is the piece of ``id``."""
+        self._require_trained()
+        return list(self._pieces)
+
+    @property
+    def unk_id(self) -> int | None:
+        """The id of ``unk_token`` (``"<unk>"``), or ``None`` if this vocabulary has none."""
+        self._require_trained()
+        return self._ids.get(self.unk_token)
+
+    def clear_cache(self) -> None:
+        """Forget the memo of encoded words (for timing a cold encoder; never needed
+        for correctness)."""
+        self._cache.clear()
 
     @property
     def vocab_size(self) -> int:
