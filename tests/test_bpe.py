@@ -315,3 +315,56 @@ def test_untrained():
     for use in (lambda: tok.encode("a"), lambda: tok.decode([0]), lambda: tok.merges, lambda: tok.vocab):
         with pytest.raises(NotTrainedError, match="train"):
             use()
+
+
+# ---------------------------------------------------------------------------
+# The public surface: merge ids, base size, tie key, truncated(k)
+# ---------------------------------------------------------------------------
+
+
+def test_public_views_of_a_trained_tokenizer():
+    tok = BPETokenizer().train(SENNRICH, vocab_size=17)
+    assert tok.pieces == [tok.id_to_token(i) for i in range(tok.vocab_size)]
+    assert tok.vocab == {p: i for i, p in enumerate(tok.pieces)}
+    assert tok.unk_id == tok.token_to_id("<unk>") == 0 and tok.unk_token == "<unk>"
+    assert tok.base_vocab_size == tok.token_to_id(EOW) + 1 == 1 + len(set("".join(SENNRICH))) + 1
+    assert [(tok.pieces[a], tok.pieces[b]) for a, b, _ in tok.merge_ids] == tok.merges
+    assert all(tok.pieces[new] == tok.pieces[a] + tok.pieces[b] for a, b, new in tok.merge_ids)
+    assert tok.tie_key(tok.token_to_id("e")) == "e"
+    pieces = tok.pieces
+    pieces.append("mutated")  # a copy: the tokenizer is not changed
+    assert tok.vocab_size == 17
+    assert BPETokenizer().train("a b", vocab_size=5, special_tokens=()).unk_id is None
+
+
+def test_clear_cache_changes_nothing_but_time():
+    tok = BPETokenizer().train(SENNRICH, vocab_size=17)
+    ids = tok.encode("lowest newer wider")
+    tok.clear_cache()
+    assert tok.encode("lowest newer wider") == ids
+
+
+@pytest.mark.parametrize("k", [0, 1, 3, 10, 40])
+def test_truncated_equals_a_tokenizer_trained_to_k_merges(k):
+    texts = [load_texts("train")[0][:20_000]]
+    big = BPETokenizer().train(texts, vocab_size=400, trace=True)
+    n_base = big.base_vocab_size
+    small = BPETokenizer().train(texts, vocab_size=n_base + k, trace=True)
+    cut = big.truncated(k)
+    assert cut.to_dict() == small.to_dict()
+    assert cut.merges == big.merges[:k] == small.merges
+    assert cut.trace == small.trace
+    sample = load_texts("heldout")[0][:3_000]
+    assert cut.encode(sample) == small.encode(sample)
+    assert cut.truncated(k + 5).merges == cut.merges  # asking for more than it has
+    assert big.merges == BPETokenizer().train(texts, vocab_size=400).merges  # big unchanged
+
+
+def test_truncated_checks_its_argument():
+    tok = BPETokenizer().train(SENNRICH, vocab_size=17)
+    with pytest.raises(ValueError, match="n_merges must be >= 0"):
+        tok.truncated(-1)
+    with pytest.raises(TypeError, match="n_merges must be int"):
+        tok.truncated(2.0)
+    with pytest.raises(NotTrainedError):
+        BPETokenizer().truncated(1)

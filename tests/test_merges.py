@@ -30,7 +30,15 @@ from tokref.bytelevel import (
     count_pretokens,
 )
 from tokref.corpus import load_texts
-from tokref.merges import MergeStep, best_pair, count_pairs, merge_pair, train_merges
+from tokref.merges import (
+    MergeStep,
+    apply_ranked_merges,
+    best_pair,
+    count_pairs,
+    iter_ranked_merges,
+    merge_pair,
+    train_merges,
+)
 
 PROPERTY = settings(max_examples=100, derandomize=True, deadline=None, database=None)
 BYTES = [bytes([i]) for i in range(256)]
@@ -82,12 +90,12 @@ def replay(
 
 
 def train_and_replay(words, base, n_merges):
-    symbols = list(base)
-    steps: list[MergeStep] = []
-    merges = train_merges(words, symbols, n_merges, trace=steps)
+    given = list(base)
+    merges, symbols, steps = train_merges(words, given, n_merges)
     assert merges == [s.pair for s in steps]
+    assert given == list(base), "train_merges must not change the symbols it is given"
     expected_symbols, ties = replay(words, base, steps, n_merges)
-    assert symbols == expected_symbols  # train_merges extends the symbol table in place
+    assert symbols == expected_symbols  # the given symbols, then one per merge
     return merges, symbols, ties
 
 
@@ -153,9 +161,8 @@ def test_best_pair_tie_break_is_lexicographically_greatest_byte_pair():
 
 
 def test_train_merges_doctest_example_and_symbol_table():
-    syms = [b"a", b"b"]
-    steps: list[MergeStep] = []
-    assert train_merges({(0, 0, 0, 1): 1}, syms, 10, trace=steps) == [(0, 0), (2, 0), (3, 1)]
+    merges, syms, steps = train_merges({(0, 0, 0, 1): 1}, [b"a", b"b"], 10)
+    assert merges == [(0, 0), (2, 0), (3, 1)]
     assert syms == [b"a", b"b", b"aa", b"aaa", b"aaab"]
     assert steps == [
         MergeStep(0, (0, 0), 2, 2),  # "aaab" holds two overlapping (a, a)
@@ -166,20 +173,20 @@ def test_train_merges_doctest_example_and_symbol_table():
 
 def test_train_merges_stops_when_no_pair_is_left_and_merges_pairs_seen_once():
     syms = [b"x", b"y"]
-    assert train_merges({(0, 1): 1, (1,): 50}, syms, 100) == [(0, 1)]
-    assert train_merges({(0,): 3}, [b"x"], 5) == []
+    assert train_merges({(0, 1): 1, (1,): 50}, syms, 100).merges == [(0, 1)]
+    assert train_merges({(0,): 3}, [b"x"], 5).merges == []
 
 
 def test_train_merges_zero_and_negative():
-    assert train_merges({(0, 0): 1}, [b"a"], 0) == []
+    assert train_merges({(0, 0): 1}, [b"a"], 0) == ([], [b"a"], [])
     with pytest.raises(ValueError, match="n_merges must be >= 0"):
         train_merges({(0, 0): 1}, [b"a"], -1)
 
 
 def test_train_merges_works_on_str_symbols():
-    syms = ["b", "a"]
     # (b, a) and (a, b) tie at 1; ("b", "a") is greater, whatever the ids.
-    assert train_merges({(0, 1): 1, (1, 0): 1}, syms, 1) == [(0, 1)]
+    merges, syms, _ = train_merges({(0, 1): 1, (1, 0): 1}, ["b", "a"], 1)
+    assert merges == [(0, 1)]
     assert syms == ["b", "a", "ba"]
     words = {(1, 0, 1): 2, (0, 1, 0): 2}  # "aba" x2, "bab" x2
     merges, symbols, ties = train_and_replay(words, ["b", "a"], 10)
@@ -191,9 +198,7 @@ def test_stale_heap_entries_are_skipped():
     # abc x3, ab x1, bcbc x1, cc x2: (b,c) 5 is merged first, which lowers (a,b) from 4
     # to 1; its heap entry for 4 is now stale and must not beat (a,bc) at 3.
     words = {(0, 1, 2): 3, (0, 1): 1, (1, 2, 1, 2): 1, (2, 2): 2}
-    syms = [b"a", b"b", b"c"]
-    steps: list[MergeStep] = []
-    merges = train_merges(words, syms, 2, trace=steps)
+    merges, syms, steps = train_merges(words, [b"a", b"b", b"c"], 2)
     assert [syms[p[0]] + b"|" + syms[p[1]] for p in merges] == [b"b|c", b"a|bc"]
     assert [s.count for s in steps] == [5, 3]
     train_and_replay(words, [b"a", b"b", b"c"], 20)
@@ -329,7 +334,7 @@ def test_pairs_never_cross_pretoken_boundaries():
     tok = ByteLevelBPETokenizer().train([text], vocab_size=256 + 10)
     assert tok.merges == [(b"q", b"q"), (b" ", b"qq")]
     # The same text as a single pre-token would merge (x, 1) first.
-    assert train_merges({tuple(text.encode()): 1}, list(BYTES), 1) == [(ord("x"), ord("1"))]
+    assert train_merges({tuple(text.encode()): 1}, list(BYTES), 1).merges == [(ord("x"), ord("1"))]
 
 
 def test_pairs_never_cross_special_tokens():
@@ -422,3 +427,58 @@ def test_merges_equal_huggingface_up_to_first_tie(work, pattern, min_prefix):
     assert tok.merges[:k] == theirs[:k]
     # At the tie itself tokref's rule still holds (the brute force checks it elsewhere);
     # the two libraries may pick different pairs from here on.
+
+
+# ---------------------------------------------------------------------------
+# The one kernel: merge_pair on any symbols, ranked merges applied to one word
+# ---------------------------------------------------------------------------
+
+
+def test_merge_pair_is_generic_over_symbols():
+    assert merge_pair(["a", "a", "a"], ("a", "a"), "aa") == ["aa", "a"]
+    assert merge_pair([b"x", b"y", b"x", b"y"], (b"x", b"y"), b"xy") == [b"xy", b"xy"]
+    assert merge_pair(("h", "##u", "##g"), ("##u", "##g"), "##ug") == ["h", "##ug"]
+
+
+def _apply_by_definition(word, ranks):
+    """The rule, written out: while some adjacent pair has a rank, merge every
+    occurrence of the lowest-ranked one, left to right without overlap."""
+    word = list(word)
+    while True:
+        present = [(ranks[p], p) for p in zip(word, word[1:]) if p in ranks]
+        if not present:
+            return word
+        _, (a, b) = min(present)
+        out, i = [], 0
+        while i < len(word):
+            if i + 1 < len(word) and (word[i], word[i + 1]) == (a, b):
+                out.append(a + b)
+                i += 2
+            else:
+                out.append(word[i])
+                i += 1
+        word = out
+
+
+@given(
+    st.text(alphabet="abc", max_size=12),
+    st.lists(st.tuples(st.sampled_from(["a", "b", "c", "ab", "ba", "aa", "abc"]),
+                       st.sampled_from(["a", "b", "c", "ab", "bc", "cc"])), max_size=8, unique=True),
+)
+@settings(max_examples=300, deadline=None)
+def test_apply_ranked_merges_is_the_rule(text, merges):
+    ranks = {m: r for r, m in enumerate(merges)}
+    assert apply_ranked_merges(list(text), ranks) == _apply_by_definition(text, ranks)
+    steps = list(iter_ranked_merges(list(text), ranks))
+    assert steps == [] or steps[-1][2] == apply_ranked_merges(list(text), ranks)
+    assert sum(s[1] for s in steps) == len(text) - len(apply_ranked_merges(list(text), ranks))
+    for k in range(len(merges) + 1):  # max_rank: the word after the first k merges only
+        first = {m: r for m, r in ranks.items() if r < k}
+        assert apply_ranked_merges(list(text), ranks, max_rank=k) == _apply_by_definition(text, first)
+
+
+def test_iter_ranked_merges_counts_occurrences_and_names_new_symbols():
+    steps = list(iter_ranked_merges([1, 1, 1, 1, 2], {(1, 1): 0, (9, 2): 1},
+                                    new_symbol=lambda a, b, r: 9 if r == 0 else 10))
+    assert steps == [(0, 2, [9, 9, 2]), (1, 1, [9, 10])]
+    assert apply_ranked_merges([], {("a", "b"): 0}) == [] and apply_ranked_merges(["a"], {}) == ["a"]

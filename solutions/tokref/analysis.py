@@ -24,10 +24,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
-from numbers import Integral
 from typing import Any, Protocol
 
-from .base import check_texts
+from .base import check_texts, is_integer
 
 __all__ = ["TokenizationStats", "measure", "SupportsEncode"]
 
@@ -106,7 +105,7 @@ def measure(tokenizer: SupportsEncode, texts: str | Iterable[str]) -> Tokenizati
             "nothing to measure: texts holds no characters; pass at least one non-empty string"
         ) from None
     vocab_size = getattr(tokenizer, "vocab_size", None)  # NotTrainedError if untrained
-    if isinstance(vocab_size, bool) or not isinstance(vocab_size, Integral):
+    if not is_integer(vocab_size):
         raise TypeError(
             "tokenizer.vocab_size must be an int, the number of token ids; "
             f"got {type(vocab_size).__name__}"
@@ -131,7 +130,7 @@ def measure(tokenizer: SupportsEncode, texts: str | Iterable[str]) -> Tokenizati
         seen.update(ids)
     # Check the ids once each, not once per token: cheap even for a whole corpus.
     for i in seen:
-        if isinstance(i, bool) or not isinstance(i, Integral) or not 0 <= i < vocab_size:
+        if not is_integer(i) or not 0 <= i < vocab_size:
             raise ValueError(
                 f"tokenizer.encode returned {i!r}, which is not a token id in "
                 f"0..{vocab_size - 1} (vocab_size = {vocab_size}); check the tokenizer"

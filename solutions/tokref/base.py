@@ -33,6 +33,7 @@ __all__ = [
     "NotTrainedError",
     "TokenizerFileError",
     "load",
+    "native_kind",
     "check_text",
     "check_texts",
     "check_ids",
@@ -42,9 +43,14 @@ __all__ = [
     "split_special",
     "specials_pattern",
     "UNK",
+    "DEFAULT_SPECIAL_TOKENS",
 ]
 
 UNK = "<unk>"
+# The special tokens of the character and word tokenizers: padding, unknown input, and
+# the beginning and end of a sequence. (BPE, WordPiece and Unigram keep the defaults of
+# the libraries they mirror.)
+DEFAULT_SPECIAL_TOKENS: tuple[str, ...] = ("<pad>", UNK, "<bos>", "<eos>")
 
 FORMAT_NAME = "tokref"
 FORMAT_VERSION = 1
@@ -284,7 +290,7 @@ def check_vocab_size(vocab_size: object, minimum: int, *, reason: str) -> int | 
     """Check a ``vocab_size`` argument: ``None`` or an int of at least ``minimum``."""
     if vocab_size is None:
         return None
-    if isinstance(vocab_size, bool) or not isinstance(vocab_size, int):
+    if not is_integer(vocab_size):
         raise TypeError(f"vocab_size must be int or None, not {type(vocab_size).__name__}")
     if vocab_size < minimum:
         raise ValueError(
@@ -419,7 +425,7 @@ class Tokenizer:
     def id_to_token(self, id: int) -> str:
         """The vocabulary entry of ``id``."""
         self._require_trained()
-        if isinstance(id, bool) or not isinstance(id, Integral):
+        if not is_integer(id):
             raise TypeError(
                 f"id must be int, not {type(id).__name__} ({id!r}); "
                 "for a list of ids use .decode(ids)"
@@ -594,7 +600,7 @@ def _check_header(data: object) -> str:
             "tokenizer.json or a tiktoken file use the matching from_* constructor"
         )
     version = data.get("version")
-    if isinstance(version, bool) or not isinstance(version, int):
+    if not is_integer(version):
         raise TokenizerFileError("'version' must be an integer")
     if version > FORMAT_VERSION:
         raise TokenizerFileError(
@@ -609,6 +615,21 @@ def _check_header(data: object) -> str:
     if "config" not in data:
         raise TokenizerFileError("the file has no 'config'")
     return kind
+
+
+def native_kind(tok: object) -> str | None:
+    """The ``kind`` of ``tok`` if it is an instance of exactly the class tokref registered
+    for that kind, else ``None``: a subclass (a student's variant) or a stranger may
+    behave differently, so code that reads a tokenizer's internals dispatches on this.
+
+    >>> from tokref import CharTokenizer
+    >>> native_kind(CharTokenizer()), native_kind("text")
+    ('char', None)
+    """
+    kind = getattr(type(tok), "kind", None)
+    if isinstance(kind, str) and _REGISTRY.get(kind) is type(tok):
+        return kind
+    return None
 
 
 def load(path: str | os.PathLike[str]) -> Tokenizer:

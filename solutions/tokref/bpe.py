@@ -30,10 +30,12 @@ from .base import (
     Tokenizer,
     TokenizerFileError,
     check_piece_list,
+    check_int,
     check_special_tokens,
     check_texts,
+    is_integer,
 )
-from .merges import MergeStep, train_merges
+from .merges import MergeStep, apply_ranked_merges, train_merges
 
 __all__ = ["EOW", "BPETokenizer", "word_counts", "apply_merges"]
 
@@ -67,30 +69,7 @@ def apply_merges(
     >>> apply_merges(["l", "o", "w", "</w>"], {("l", "o"): 0, ("lo", "w"): 1}, max_rank=1)
     ['lo', 'w', '</w>']
     """
-    limit = float("inf") if max_rank is None else max_rank
-    word = list(symbols)
-    while len(word) > 1:
-        best, best_i = limit, -1
-        for i in range(len(word) - 1):
-            r = ranks.get((word[i], word[i + 1]))
-            if r is not None and r < best:
-                best, best_i = r, i
-        if best_i < 0:
-            break
-        # Merge every occurrence of that pair, left to right: the same pair elsewhere in
-        # the word has the same rank, so it would be merged next anyway.
-        a, b = word[best_i], word[best_i + 1]
-        out: list[str] = []
-        i = 0
-        while i < len(word):
-            if i + 1 < len(word) and word[i] == a and word[i + 1] == b:
-                out.append(a + b)
-                i += 2
-            else:
-                out.append(word[i])
-                i += 1
-        word = out
-    return word
+    return apply_ranked_merges(symbols, ranks, max_rank=max_rank)
 
 
 class BPETokenizer(Tokenizer):
@@ -102,7 +81,6 @@ class BPETokenizer(Tokenizer):
         super().__init__()
         self._merges: list[tuple[str, str]] = []
         self._ranks: dict[tuple[str, str], int] = {}
-        self._cache: dict[str, tuple[int, ...]] = {}
         self.trace: list[MergeStep] | None = None
 
     def train(
@@ -125,7 +103,7 @@ class BPETokenizer(Tokenizer):
             for w, c in counts.items():
                 if not isinstance(w, str) or not w or any(ch.isspace() for ch in w):
                     raise ValueError(f"word counts must have non-empty words without spaces; got {w!r}")
-                if isinstance(c, bool) or not isinstance(c, int) or c < 1:
+                if not is_integer(c) or c < 1:
                     raise ValueError(f"word counts must be positive ints; got {w!r}: {c!r}")
             if not counts:
                 raise ValueError("cannot train on an empty corpus: the word counts are empty")
@@ -143,8 +121,7 @@ class BPETokenizer(Tokenizer):
         base = sorted({ch for w in counts for ch in w} - set(specials)) + [EOW]
         if EOW in specials:
             raise ValueError(f"{EOW!r} is the end-of-word marker and cannot be a special token")
-        if isinstance(vocab_size, bool) or not isinstance(vocab_size, int):
-            raise TypeError(f"vocab_size must be int, not {type(vocab_size).__name__}")
+        vocab_size = check_int(vocab_size, name="vocab_size")
         need = len(specials) + len(base)
         if vocab_size < need:
             raise ValueError(
@@ -156,11 +133,10 @@ class BPETokenizer(Tokenizer):
         words = Counter()
         for w, c in counts.items():
             words[(*(ids[ch] for ch in w), ids[EOW])] += c
-        steps: list[MergeStep] | None = [] if trace else None
-        merges = train_merges(words, symbols, vocab_size - need, progress=progress, trace=steps)
+        merges, symbols, steps = train_merges(words, symbols, vocab_size - need, progress=progress)
         self.special_tokens = specials
-        self.trace = steps
-        self._set_state(symbols[: need], [(symbols[a], symbols[b]) for a, b in merges])
+        self.trace = steps if trace else None
+        self._set_state(symbols[:need], [(symbols[a], symbols[b]) for a, b in merges])
         return self
 
     def _set_state(self, base_vocab: list[str], merges: list[tuple[str, str]]) -> None:
@@ -177,7 +153,6 @@ class BPETokenizer(Tokenizer):
         self._set_vocab(unique)
         self._merges = list(merges)
         self._ranks = {m: r for r, m in enumerate(merges)}
-        self._cache = {}
 
     @property
     def merges(self) -> list[tuple[str, str]]:
@@ -186,14 +161,51 @@ class BPETokenizer(Tokenizer):
         return list(self._merges)
 
     @property
-    def unk_id(self) -> int | None:
+    def merge_ids(self) -> list[tuple[int, int, int]]:
+        """The merges as ids: ``(a, b, new)`` where ``new`` is the id of the piece
+        ``a + b`` (two merges that make the same string share the first one's id).
+
+        >>> tok = BPETokenizer().train("ab ab", vocab_size=6)
+        >>> tok.merges, tok.merge_ids
+        ([('b', '</w>'), ('a', 'b</w>')], [(2, 3, 4), (1, 4, 5)])
+        """
         self._require_trained()
-        return self._ids.get("<unk>")
+        ids = self._ids
+        return [(ids[a], ids[b], ids[a + b]) for a, b in self._merges]
+
+    @property
+    def base_vocab_size(self) -> int:
+        """The number of ids before the first merge: special tokens, characters, ``</w>``."""
+        self._require_trained()
+        return self._ids[EOW] + 1
+
+    def tie_key(self, id: int) -> str:
+        """What training compares when two pairs tie: the piece of ``id``, as a string."""
+        return self.id_to_token(id)
+
+    def truncated(self, n_merges: int) -> BPETokenizer:
+        """This tokenizer after its first ``n_merges`` merges: the same specials and
+        alphabet, the first ``n_merges`` merges (all of them if there are fewer). It is
+        the tokenizer that training would have returned had it stopped there (the first
+        merges of a run do not depend on when it stops), and the trace is cut to match.
+
+        >>> tok = BPETokenizer().train("low lower lowest", vocab_size=20)
+        >>> tok.truncated(2).merges == tok.merges[:2]
+        True
+        """
+        self._require_trained()
+        n_merges = check_int(n_merges, name="n_merges", minimum=0)
+        out = BPETokenizer()
+        out.special_tokens = self.special_tokens
+        out._set_state(self._pieces[: self.base_vocab_size], self._merges[:n_merges])
+        if self.trace is not None:
+            out.trace = self.trace[:n_merges]
+        return out
 
     def _encode_word(self, word: str) -> tuple[int, ...]:
         ids = self._cache.get(word)
         if ids is None:
-            unk = self._ids.get("<unk>")
+            unk = self._ids.get(self.unk_token)
             pieces = apply_merges([*word, EOW], self._ranks)
             out = []
             for p in pieces:
@@ -214,6 +226,7 @@ class BPETokenizer(Tokenizer):
 
     def _encode_with_offsets(self, text: str) -> list[Token]:
         out: list[Token] = []
+        unk = self._ids.get(self.unk_token)
         pos = 0
         for word in text.split():
             start = text.index(word, pos)
@@ -222,7 +235,7 @@ class BPETokenizer(Tokenizer):
             for id_ in self._encode_word(word):
                 piece = self._pieces[id_]
                 # A piece covers its characters, minus the marker; <unk> covers one.
-                n = 1 if id_ == self._ids.get("<unk>") else len(piece.removesuffix(EOW))
+                n = 1 if id_ == unk else len(piece.removesuffix(EOW))
                 out.append(Token(id_, piece, offset, min(offset + n, pos)))
                 offset += n
         return out

@@ -23,6 +23,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .base import (
+    DEFAULT_SPECIAL_TOKENS,
+    UNK,
     Token,
     Tokenizer,
     TokenizerFileError,
@@ -42,8 +44,6 @@ __all__ = [
     "unk_rate",
 ]
 
-DEFAULT_SPECIAL_TOKENS: tuple[str, ...] = ("<pad>", "<unk>", "<bos>", "<eos>")
-UNK = "<unk>"
 
 
 # ---------------------------------------------------------------------------
@@ -165,12 +165,6 @@ class CharTokenizer(Tokenizer):
         self.special_tokens = special_tokens
         self._set_vocab(list(vocab))
         return self
-
-    @property
-    def unk_id(self) -> int | None:
-        """The id of ``<unk>``, or ``None`` if this vocabulary has none."""
-        self._require_trained()
-        return self._ids.get(UNK)
 
     def _encode(self, text: str) -> list[int]:
         if UNK not in self._ids:  # the slow path says which character is missing, and the fix

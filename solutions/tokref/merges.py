@@ -27,13 +27,26 @@ from __future__ import annotations
 
 import heapq
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic, Hashable, NamedTuple, TypeVar
 
-__all__ = ["count_pairs", "merge_pair", "best_pair", "train_merges", "MergeStep", "PairCounts"]
+from .base import check_int, is_integer
+
+__all__ = [
+    "count_pairs",
+    "merge_pair",
+    "iter_ranked_merges",
+    "apply_ranked_merges",
+    "best_pair",
+    "train_merges",
+    "MergeResult",
+    "MergeStep",
+    "PairCounts",
+]
 
 K = TypeVar("K", bytes, str)
+S = TypeVar("S", bound=Hashable)  # a symbol: an id, a str or bytes
 
 
 def count_pairs(words: Mapping[tuple[int, ...], int]) -> dict[tuple[int, int], int]:
@@ -49,23 +62,86 @@ def count_pairs(words: Mapping[tuple[int, ...], int]) -> dict[tuple[int, int], i
     return dict(counts)
 
 
-def merge_pair(word: Sequence[int], pair: tuple[int, int], new_id: int) -> list[int]:
-    """``word`` with every occurrence of ``pair`` replaced by ``new_id``, left to right,
-    without overlap.
+def merge_pair(word: Sequence[S], pair: tuple[S, S], new: S) -> list[S]:
+    """``word`` with every occurrence of ``pair`` replaced by ``new``, left to right,
+    without overlap. Symbols may be ids, strings or bytes: this is the one merge step of
+    tokref, used by training, encoding, WordPiece and the explorer.
 
     >>> merge_pair([1, 2, 1, 2, 2], (1, 2), 7)
     [7, 7, 2]
+    >>> merge_pair(["a", "a", "a"], ("a", "a"), "aa")  # no overlap: the third a stays
+    ['aa', 'a']
     """
     a, b = pair
-    out: list[int] = []
+    out: list[S] = []
     i, n = 0, len(word)
     while i < n:
         if i + 1 < n and word[i] == a and word[i + 1] == b:
-            out.append(new_id)
+            out.append(new)
             i += 2
         else:
             out.append(word[i])
             i += 1
+    return out
+
+
+def iter_ranked_merges(
+    word: Sequence[S],
+    ranks: Mapping[tuple[S, S], int],
+    *,
+    max_rank: int | None = None,
+    new_symbol: Callable[[S, S, int], S] | None = None,
+) -> Iterator[tuple[int, int, list[S]]]:
+    """Apply learnt merges to one word, yielding ``(rank, occurrences, word)`` after each.
+
+    Repeatedly take the adjacent pair of lowest rank in ``ranks`` (only ranks below
+    ``max_rank``, if given) and merge **every** occurrence of it, left to right without
+    overlap (:func:`merge_pair`): the same pair elsewhere in the word has the same rank,
+    so it would be merged next anyway. Stop when no adjacent pair has a rank. The merged
+    symbol is ``new_symbol(a, b, rank)``, by default ``a + b``. ``occurrences`` is how
+    many occurrences that merge replaced (what the merge explorer counts).
+
+    >>> ranks = {("a", "a"): 0, ("aa", "b"): 1}
+    >>> list(iter_ranked_merges(["a", "a", "a", "a", "b"], ranks))
+    [(0, 2, ['aa', 'aa', 'b']), (1, 1, ['aa', 'aab'])]
+    """
+    limit = float("inf") if max_rank is None else max_rank
+    get = ranks.get
+    out = list(word)
+    while len(out) > 1:
+        best, best_i = limit, -1
+        for i in range(len(out) - 1):
+            r = get((out[i], out[i + 1]))
+            if r is not None and r < best:
+                best, best_i = r, i
+        if best_i < 0:
+            return
+        a, b = out[best_i], out[best_i + 1]
+        rank = int(best)
+        merged = new_symbol(a, b, rank) if new_symbol is not None else a + b  # type: ignore[operator]
+        n = len(out)
+        out = merge_pair(out, (a, b), merged)
+        yield rank, n - len(out), out
+
+
+def apply_ranked_merges(
+    word: Sequence[S],
+    ranks: Mapping[tuple[S, S], int],
+    *,
+    max_rank: int | None = None,
+    new_symbol: Callable[[S, S, int], S] | None = None,
+) -> list[S]:
+    """``word`` after every merge :func:`iter_ranked_merges` applies: the encoding of
+    one word with learnt merges (character-level BPE, the ``bpe`` assignment's ids).
+
+    >>> apply_ranked_merges(["l", "o", "w"], {("l", "o"): 0, ("lo", "w"): 1})
+    ['low']
+    >>> apply_ranked_merges([97, 97, 98], {(97, 97): 0}, new_symbol=lambda a, b, r: 256 + r)
+    [256, 98]
+    """
+    out = list(word)
+    for _, _, out in iter_ranked_merges(word, ranks, max_rank=max_rank, new_symbol=new_symbol):
+        pass
     return out
 
 
@@ -195,33 +271,42 @@ class PairCounts:
         return changed
 
 
+class MergeResult(NamedTuple, Generic[K]):
+    """What :func:`train_merges` learnt: the merges as id pairs in order, the symbol table
+    (the given symbols, then one per merge: ``symbols[new_id]``) and one
+    :class:`MergeStep` per merge."""
+
+    merges: list[tuple[int, int]]
+    symbols: list[K]
+    steps: list[MergeStep]
+
+
 def train_merges(
     words: Mapping[tuple[int, ...], int],
-    symbols: list[K],
+    symbols: Sequence[K],
     n_merges: int,
     *,
     progress: bool = False,
-    trace: list[MergeStep] | None = None,
-) -> list[tuple[int, int]]:
+) -> MergeResult[K]:
     """Learn up to ``n_merges`` merges from ``words`` (symbol-id tuple → count).
 
-    ``symbols[i]`` is the string (``bytes`` or ``str``) of symbol ``i``; it is extended
-    in place with each merged symbol, whose id is its index. Returns the merges as id
-    pairs in order; if ``trace`` is a list, a :class:`MergeStep` is appended per merge.
+    ``symbols[i]`` is the string (``bytes`` or ``str``) of symbol ``i``, which the tie
+    rule compares; each merged symbol gets the next id. Returns a :class:`MergeResult`;
+    ``words`` and ``symbols`` are left as they were.
 
     Efficient: the pair counts are built once, then updated only around the occurrences
     of the merged pair (:class:`PairCounts`); a heap with lazy deletion finds the best
     pair. A heap entry is stale when its count no longer equals the pair's current
     count; every change of a count pushes a fresh entry.
 
-    >>> syms = [b"a", b"b"]
-    >>> train_merges({(0, 0, 0, 1): 1}, syms, 2)
-    [(0, 0), (2, 0)]
-    >>> syms[2:]
-    [b'aa', b'aaa']
+    >>> merges, symbols, steps = train_merges({(0, 0, 0, 1): 1}, [b"a", b"b"], 2)
+    >>> merges, symbols[2:]
+    ([(0, 0), (2, 0)], [b'aa', b'aaa'])
+    >>> steps[1]
+    MergeStep(rank=1, pair=(2, 0), count=1, new_id=3)
     """
-    if n_merges < 0:
-        raise ValueError(f"n_merges must be >= 0, not {n_merges}")
+    n_merges = check_int(n_merges, name="n_merges", minimum=0)
+    symbols = list(symbols)
     index = PairCounts(words)
     pair_counts = index.counts
     heap = [(-c, _Desc((symbols[p[0]], symbols[p[1]])), p) for p, c in pair_counts.items()]
@@ -234,6 +319,7 @@ def train_merges(
         bar = tqdm(total=n_merges, desc="merges", unit="merge")
 
     merges: list[tuple[int, int]] = []
+    steps: list[MergeStep] = []
     while len(merges) < n_merges and heap:
         neg, _, pair = heapq.heappop(heap)
         count = pair_counts.get(pair, 0)
@@ -242,8 +328,7 @@ def train_merges(
         new_id = len(symbols)
         symbols.append(symbols[pair[0]] + symbols[pair[1]])
         merges.append(pair)
-        if trace is not None:
-            trace.append(MergeStep(len(merges) - 1, pair, count, new_id))
+        steps.append(MergeStep(len(merges) - 1, pair, count, new_id))
         for p, c in index.merge(pair, new_id).items():
             if c > 0:
                 heapq.heappush(heap, (-c, _Desc((symbols[p[0]], symbols[p[1]])), p))
@@ -251,7 +336,7 @@ def train_merges(
             bar.update(1)
     if bar is not None:
         bar.close()
-    return merges
+    return MergeResult(merges, symbols, steps)
 
 
 # ---------------------------------------------------------------------------------------
@@ -263,7 +348,7 @@ def _check_id_list(values: object, *, name: str) -> list[int]:
     if not isinstance(values, (list, tuple)):
         raise TypeError(f"{name} must be a list of int, not {type(values).__name__}")
     for v in values:
-        if isinstance(v, bool) or not isinstance(v, int):
+        if not is_integer(v):
             raise TypeError(f"{name} must hold int, found {v!r} ({type(v).__name__})")
     return list(values)
 
@@ -306,20 +391,11 @@ def encode_with_merges(
     """
     word = _check_id_list(ids, name="ids")
     pairs = _check_merge_list(merges)
-    if isinstance(first_id, bool) or not isinstance(first_id, int):
-        raise TypeError(f"first_id must be int, not {type(first_id).__name__}")
-    if first_id < 0:
-        raise ValueError(f"first_id must be >= 0, not {first_id}")
+    first_id = check_int(first_id, name="first_id", minimum=0)
     rank: dict[tuple[int, int], int] = {}
     for k, pair in enumerate(pairs):
         rank.setdefault(pair, k)
-    missing = len(pairs)
-    while len(word) > 1:
-        best = min((rank.get(p, missing) for p in zip(word, word[1:])), default=missing)
-        if best == missing:
-            break
-        word = merge_pair(word, pairs[best], first_id + best)
-    return word
+    return apply_ranked_merges(word, rank, new_symbol=lambda a, b, r: first_id + r)
 
 
 def decode_with_merges(ids: Sequence[int], merges: Sequence[tuple[int, int]]) -> str:

@@ -22,6 +22,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .base import (
+    DEFAULT_SPECIAL_TOKENS,
+    UNK,
     Token,
     Tokenizer,
     TokenizerFileError,
@@ -29,9 +31,11 @@ from .base import (
     check_special_tokens,
     check_text,
     check_texts,
+    check_bool,
+    check_int,
     check_vocab_size,
+    is_integer,
 )
-from .char import DEFAULT_SPECIAL_TOKENS, UNK
 
 __all__ = [
     "WORD_PATTERN",
@@ -67,8 +71,7 @@ def split_words(text: str, *, lowercase: bool = False) -> list[str]:
     >>> split_words("To be", lowercase=True)
     ['to', 'be']
     """
-    if not isinstance(lowercase, bool):
-        raise TypeError(f"lowercase must be True or False, not {type(lowercase).__name__}")
+    check_bool(lowercase, name="lowercase")
     words = _WORD_RE.findall(check_text(text))
     # Lowercase after splitting, not before: `str.lower` can change a string's length
     # ('İ' becomes 'i' plus a combining dot), which would move the word boundaries.
@@ -106,12 +109,11 @@ def build_word_vocab(
     vocab_size = check_vocab_size(
         vocab_size, len(specials) + 1, reason=f"the {len(specials)} special tokens and one word"
     )
-    if isinstance(min_freq, bool) or not isinstance(min_freq, int):
-        raise TypeError(f"min_freq must be int, not {type(min_freq).__name__}")
+    check_int(min_freq, name="min_freq")
     if min_freq < 1:
         raise ValueError(f"min_freq must be at least 1, not {min_freq}")
     for w, c in counts.items():
-        if not isinstance(w, str) or isinstance(c, bool) or not isinstance(c, int):
+        if not isinstance(w, str) or not is_integer(c):
             raise TypeError(f"counts must map str to int; found {w!r}: {c!r}")
     special_set = set(specials)
     ranked = sorted(
@@ -240,7 +242,7 @@ class WordTokenizer(Tokenizer):
         ``vocab_size`` counts the special tokens; ``None`` keeps every word seen at
         least ``min_freq`` times.
         """
-        if not isinstance(lowercase, bool):
+        if not isinstance(lowercase, bool):  # the message the chapter shows
             raise TypeError(f"lowercase must be bool, not {type(lowercase).__name__}")
         # Read `special_tokens` once: it may be an iterator.
         special_tokens = check_special_tokens(special_tokens)
@@ -260,12 +262,6 @@ class WordTokenizer(Tokenizer):
         self.special_tokens = special_tokens
         self._set_vocab(list(vocab))
         return self
-
-    @property
-    def unk_id(self) -> int | None:
-        """The id of ``<unk>``, or ``None`` if this vocabulary has none."""
-        self._require_trained()
-        return self._ids.get(UNK)
 
     def _encode(self, text: str) -> list[int]:
         if UNK not in self._ids:  # the slow path says which word is missing, and the fix
