@@ -130,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     enc = tiktoken.Encoding(
         "tokref_trained", pat_str=tok.pattern, mergeable_ranks=tok.mergeable_ranks, special_tokens={}
     )
-    t_cold, ids_cold = timed(lambda: tok.encode_ordinary(text), args.repeat, setup=tok._cache.clear)
+    t_cold, ids_cold = timed(lambda: tok.encode_ordinary(text), args.repeat, setup=tok.clear_cache)
     t_warm, ids_warm = timed(lambda: tok.encode_ordinary(text), args.repeat)
     t_tk, ids_tk = timed(lambda: enc.encode_ordinary(text), args.repeat)
     same = ids_cold == ids_tk and ids_warm == ids_tk
@@ -149,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.profile:
         profile("tokref training", lambda: train_tokref(texts, V), args.top)
-        tok._cache.clear()
+        tok.clear_cache()
         profile("tokref encoding, cold cache", lambda: tok.encode_ordinary(text), args.top)
         profile("tokref encoding, warm cache", lambda: tok.encode_ordinary(text), args.top)
 

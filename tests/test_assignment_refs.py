@@ -58,8 +58,7 @@ def random_training(seed: int) -> tuple[list[str], list[tuple[int, int]], list[b
         texts = random_texts(seed, n=rng.randint(1, 5))
     else:
         texts = random_corpus(seed, n_texts=rng.randint(1, 4))
-    symbols = list(BYTES)
-    merges = train_merges(words_of(texts), symbols, rng.randint(0, 80))
+    merges, symbols, _ = train_merges(words_of(texts), BYTES, rng.randint(0, 80))
     return texts, merges, symbols
 
 

@@ -35,10 +35,13 @@ from tokref.bytelevel import (
     ByteLevelBPETokenizer,
     bpe_encode_piece,
     bytes_to_unicode,
+    count_pretokens,
     load_openai_encoding,
     load_tiktoken_ranks,
 )
 from tokref.corpus import load_text, load_texts
+from tokref.merges import count_pairs, merge_pair
+from tokref.ranks import bpe_split_piece
 
 PROPERTY = settings(max_examples=150, derandomize=True, deadline=None, database=None)
 
@@ -184,7 +187,7 @@ def test_trained_matches_tiktoken_on_heldout_text(trained):
 def test_trained_cold_cache_gives_the_same_ids(trained):
     tok, tk, _ = trained
     text = TEST_TEXTS[3] + TEST_TEXTS[16]
-    tok._cache.clear()
+    tok.clear_cache()
     assert tok.encode_ordinary(text) == tk.encode_ordinary(text)
     assert tok.encode_ordinary(text) == tk.encode_ordinary(text)  # warm
 
@@ -193,11 +196,11 @@ def test_encoding_survives_cache_eviction(monkeypatch, small, small_tk):
     import tokref.bytelevel as bl
 
     monkeypatch.setattr(bl, "_CACHE_LIMIT", 3)
-    small._cache.clear()
+    small.clear_cache()
     text = load_text("heldout")[:5_000]
     assert small.encode_ordinary(text) == small_tk.encode_ordinary(text)
     assert len(small._cache) <= 3
-    small._cache.clear()
+    small.clear_cache()
 
 
 @PROPERTY
@@ -270,7 +273,7 @@ def test_cl100k_matches_tiktoken_on_any_text(cl100k, text):
 def test_real_encoding_vocab_sizes(real):
     enc, tk = real
     assert enc.vocab_size == tk.n_vocab
-    assert len(enc.mergeable_ranks) == len(tk._mergeable_ranks)
+    assert len(enc.mergeable_ranks) == len(tk.token_byte_values())
 
 
 @pytest.fixture(scope="module")
@@ -790,6 +793,13 @@ def test_token_lookups(small):
         lambda t: t.to_huggingface(),
         lambda t: t.save("never-written.json"),
         lambda t: t.save_gpt2_files("never-v.json", "never-m.txt"),
+        lambda t: t.vocab,
+        lambda t: t.pieces,
+        lambda t: t.merge_ids,
+        lambda t: t.token_bytes,
+        lambda t: t.tie_key(1),
+        lambda t: t.truncated(1),
+        lambda t: t.unk_id,
     ],
 )
 def test_untrained_use_says_train_first(use, tmp_path, monkeypatch):
@@ -838,3 +848,258 @@ def test_patterns_and_specials_are_tiktokens(monkeypatch):
         assert OPENAI_ENCODINGS[name]["special_tokens"] == spec["special_tokens"]
     assert CL100K_PATTERN == op.cl100k_base()["pat_str"]
     assert O200K_PATTERN == op.o200k_base()["pat_str"]
+
+
+# ---------------------------------------------------------------------------
+# The vocabulary as strings: pieces and vocab are Hugging Face's
+# ---------------------------------------------------------------------------
+
+
+def test_vocab_is_what_tokenizers_gives(trained):
+    tok, _, hf = trained
+    assert hf.get_vocab() == tok.vocab
+    loaded = tokenizers.Tokenizer.from_str(json.dumps(tok.to_huggingface()))
+    assert loaded.get_vocab() == tok.vocab
+    assert len(tok.vocab) == tok.vocab_size == len(tok.pieces)
+
+
+def test_vocab_of_a_real_encoding_is_what_tokenizers_gives(cl100k, cl100k_hf):
+    enc, _ = cl100k
+    assert cl100k_hf.get_vocab() == enc.vocab
+    # The unused ids (100256, 100261-100275) have no entry, and an empty piece.
+    holes = [i for i in range(enc.vocab_size) if enc.token_bytes[i] == b""]
+    assert holes == [100256, *range(100261, 100276)]
+    assert len(enc.vocab) == enc.vocab_size - len(holes)
+    assert not set(holes) & set(enc.vocab.values())
+    assert all(enc.pieces[i] == "" for i in holes)
+
+
+def test_pieces_are_gpt2_strings_of_the_token_bytes(small):
+    table = bytes_to_unicode()
+    pieces, token_bytes, specials = small.pieces, small.token_bytes, small.special_tokens_map
+    assert len(pieces) == len(token_bytes) == small.vocab_size
+    for i, (p, b) in enumerate(zip(pieces, token_bytes)):
+        if i in specials.values():
+            assert p.encode("utf-8") == b and specials[p] == i
+        else:
+            assert p == "".join(table[x] for x in b)
+        assert small.vocab[p] == i  # pieces[i] is the key of id i
+    assert pieces[ord(" ")] == "Ġ" and pieces[ord("\n")] == "Ċ" and pieces[ord("a")] == "a"
+    # id_to_token keeps its readable form: the text of the bytes, not the piece.
+    assert small.id_to_token(ord(" ")) == " " and small.id_to_token(0xC3) == "\\xc3"
+    assert small.tokenize("a b") == ["a", " b"]
+
+
+def test_vocab_and_pieces_survive_files(small, tmp_path):
+    path = tmp_path / "tok.json"
+    small.save(path)
+    back = tokref.load(path)
+    assert back.vocab == small.vocab and back.pieces == small.pieces
+    assert back.token_bytes == small.token_bytes and back.merge_ids == small.merge_ids
+    v, m = tmp_path / "vocab.json", tmp_path / "merges.txt"
+    small.save_gpt2_files(v, m)
+    assert json.loads(v.read_text(encoding="utf-8")) == small.vocab
+
+
+def test_pieces_and_vocab_are_copies(small):
+    small.pieces.append("not a piece")  # a space is never in a piece: it is written Ġ
+    small.vocab["not a piece"] = 1
+    small.token_bytes.append(b"x")
+    assert "not a piece" not in small.vocab
+    assert len(small.pieces) == len(small.token_bytes) == small.vocab_size
+
+
+def test_a_special_token_keeps_its_name_when_a_piece_has_the_same(tmp_path):
+    # "a" is also the piece of byte 97; in the vocabulary the special token wins, as in
+    # the vocab of the exported tokenizer.json.
+    tok = ByteLevelBPETokenizer().train(["abc"], vocab_size=256 + 1, special_tokens=["a"])
+    assert tok.vocab["a"] == tok.special_tokens_map["a"] == 256
+    assert tok.pieces[97] == tok.pieces[256] == "a"
+    assert tok.to_huggingface()["model"]["vocab"]["a"] == 256
+
+
+def test_byte_level_bpe_has_no_unknown_token():
+    # Nothing is unknown: not even a token spelled "<unk>", nor a special token "<unk>".
+    merged = ByteLevelBPETokenizer().train(["<unk> " * 50], vocab_size=256 + 4, pattern=r"\S+|\s+")
+    special = ByteLevelBPETokenizer().train(["abc"], vocab_size=256 + 1, special_tokens=["<unk>"])
+    assert b"<unk>" in merged.mergeable_ranks
+    for tok in (merged, special):
+        assert "<unk>" in tok.vocab
+        assert tok.unk_token is None and tok.unk_id is None
+        assert tokref.measure(tok, "plain text").unk_rate == 0
+    assert merged.encode("<unk>") == [merged.vocab["<unk>"]]
+
+
+# ---------------------------------------------------------------------------
+# The merge explorer's surface: merge_ids, token_bytes, tie_key, truncated
+# ---------------------------------------------------------------------------
+
+
+def test_merge_ids_token_bytes_and_tie_key(small):
+    by_bytes = [(small.token_to_id(a), small.token_to_id(b), 256 + k) for k, (a, b) in enumerate(small.merges)]
+    assert small.merge_ids == by_bytes
+    tb = small.token_bytes
+    assert [(tb[a], tb[b]) for a, b, _ in small.merge_ids] == small.merges
+    assert all(tb[new] == tb[a] + tb[b] for a, b, new in small.merge_ids)
+    assert tb[small.special_tokens_map["[MASK]"]] == b"[MASK]"
+    assert [small.tie_key(i) for i in range(small.vocab_size)] == tb
+    with pytest.raises(TypeError, match="id must be int"):
+        small.tie_key("a")
+    with pytest.raises(ValueError, match="is not a token id"):
+        small.tie_key(small.vocab_size)
+
+
+def test_merge_ids_follow_the_trace():
+    tok = ByteLevelBPETokenizer().train(TRAIN_TEXTS[:2], vocab_size=256 + 40, trace=True)
+    assert tok.merge_ids == [(s.pair[0], s.pair[1], s.new_id) for s in tok.trace]
+    # The tie rule compares tie_key: at every step, the merged pair beats each pair that
+    # had the same count then (recounted from the words, merge by merge).
+    counts = count_pretokens(TRAIN_TEXTS[:2], regex.compile(tok.pattern))
+    words = {tuple(w.encode("utf-8")): c for w, c in counts.items()}
+    for a, b, new in tok.merge_ids:
+        pairs = count_pairs(words)
+        top = max(pairs.values())
+        tied = [p for p, c in pairs.items() if c == top]
+        assert (a, b) == max(tied, key=lambda p: (tok.tie_key(p[0]), tok.tie_key(p[1])))
+        words = {tuple(merge_pair(list(w), (a, b), new)): c for w, c in words.items()}
+
+
+def test_merge_ids_of_a_rank_table_are_empty(cl100k, small):
+    assert cl100k[0].merge_ids == []
+    imported = ByteLevelBPETokenizer.from_tiktoken(small.mergeable_ranks, pattern=small.pattern)
+    assert imported.merge_ids == [] and imported.token_bytes[:256 + 300] == small.token_bytes[:256 + 300]
+
+
+@pytest.fixture(scope="module")
+def traced():
+    specials = ["<|endoftext|>", "[MASK]"]
+    full = ByteLevelBPETokenizer().train(
+        TRAIN_TEXTS, vocab_size=256 + len(specials) + 80, special_tokens=specials, trace=True
+    )
+    return full, specials
+
+
+@pytest.mark.parametrize("k", [0, 1, 2, 17, 79, 80])
+def test_truncated_is_training_stopped_early(traced, k):
+    full, specials = traced
+    fresh = ByteLevelBPETokenizer().train(
+        TRAIN_TEXTS, vocab_size=256 + len(specials) + k, special_tokens=specials, trace=True
+    )
+    cut = full.truncated(k)
+    assert cut.to_dict() == fresh.to_dict()
+    assert cut.trace == fresh.trace == full.trace[:k]
+    assert cut.special_tokens_map == {s: 256 + k + i for i, s in enumerate(specials)}
+    assert cut.vocab == fresh.vocab and cut.pieces == fresh.pieces
+    assert cut.merge_ids == full.merge_ids[:k]
+    for text in TEST_TEXTS:
+        assert cut.encode(text, allowed_special="all") == fresh.encode(text, allowed_special="all"), text
+    assert type(cut) is ByteLevelBPETokenizer and cut is not full
+
+
+def test_truncated_keeps_everything_when_asked_for_more(traced, tmp_path):
+    full, _ = traced
+    assert full.truncated(10**6).to_dict() == full.to_dict()
+    # A loaded tokenizer has its merges (not its trace).
+    path = tmp_path / "t.json"
+    full.save(path)
+    back = tokref.load(path)
+    assert back.truncated(5).to_dict() == full.truncated(5).to_dict()
+    assert back.truncated(5).trace is None
+
+
+def test_truncated_encodes_like_bpe_encode_piece_with_max_rank(traced):
+    full, _ = traced
+    ranks = full.mergeable_ranks
+    for k in (0, 3, 40):
+        cut_ranks = full.truncated(k).mergeable_ranks
+        for word in ["the", " thee", "東京", "👍🏽", "abracadabra"]:
+            piece = word.encode("utf-8")
+            assert bpe_encode_piece(piece, ranks, max_rank=256 + k) == bpe_encode_piece(piece, cut_ranks)
+
+
+def test_truncated_needs_a_merge_list(cl100k, small):
+    with pytest.raises(ValueError, match="rank table.*train one.*bpe_encode_piece"):
+        cl100k[0].truncated(10)
+    imported = ByteLevelBPETokenizer.from_tiktoken(small.mergeable_ranks, pattern=small.pattern)
+    with pytest.raises(ValueError, match="merge list"):
+        imported.truncated(0)
+    # A table of the 256 bytes alone is the tokenizer before any merge.
+    bytes_only = ByteLevelBPETokenizer.from_tiktoken(
+        {bytes([i]): i for i in range(256)}, pattern=GPT2_PATTERN, special_tokens={"<s>": 300}
+    )
+    assert bytes_only.truncated(3).special_tokens_map == {"<s>": 256}
+    with pytest.raises(ValueError, match="n_merges must be >= 0"):
+        small.truncated(-1)
+    with pytest.raises(TypeError, match="n_merges must be int"):
+        small.truncated(True)
+
+
+# ---------------------------------------------------------------------------
+# bpe_encode_piece with max_rank, and the rank file reader
+# ---------------------------------------------------------------------------
+
+
+@PROPERTY
+@given(st.binary(max_size=30), st.integers(0, 600))
+def test_max_rank_is_the_table_cut_there(small, data, max_rank):
+    ranks = small.mergeable_ranks
+    cut = {b: r for b, r in ranks.items() if r < max_rank or len(b) == 1}
+    ids = bpe_encode_piece(data, ranks, max_rank=max_rank)
+    assert ids == bpe_encode_piece(data, cut)
+    tb = small.token_bytes
+    assert bpe_split_piece(data, ranks, max_rank=max_rank) == [tb[i] for i in ids]
+
+
+def test_transitional_bpe_parts_alias(small):
+    # Remove with tokref.bytelevel._bpe_parts once nothing imports it.
+    from tokref.bytelevel import _bpe_parts
+
+    ranks, tb = small.mergeable_ranks, small.token_bytes
+    for data in [b"", b"the cat", "東京 👍🏽".encode(), TEST_TEXTS[3].encode()]:
+        for max_rank in (0, 256, 300, 10**6):
+            ids = bpe_encode_piece(data, ranks, max_rank=max_rank)
+            assert _bpe_parts(data, ranks, max_rank=max_rank) == [tb[i] for i in ids]
+
+
+def test_max_rank_on_a_real_table(cl100k):
+    ranks = cl100k[0].mergeable_ranks
+    piece = " tokenization".encode()
+    assert bpe_encode_piece(piece, ranks, max_rank=2**40) == bpe_encode_piece(piece, ranks)
+    assert len(bpe_encode_piece(piece, ranks, max_rank=0)) == len(piece)
+    with pytest.raises(TypeError, match="max_rank must be int"):
+        bpe_encode_piece(piece, ranks, max_rank="3")
+    with pytest.raises(ValueError, match="max_rank must be >= 0"):
+        bpe_encode_piece(piece, ranks, max_rank=-1)
+
+
+@pytest.mark.parametrize(
+    "layout",
+    ["canonical", "no final newline", "crlf", "blank lines", "tabs", "non-canonical base64", "gzip"],
+)
+def test_tiktoken_file_layouts_read_alike(small, tmp_path, layout):
+    # tiktoken's own layout takes a fast path; every other one the line-by-line reader.
+    ranks = small.mergeable_ranks
+    lines = [f"{base64.b64encode(b).decode()} {r}" for b, r in ranks.items()]
+    text = "\n".join(lines) + "\n"
+    if layout == "no final newline":
+        text = text[:-1]
+    elif layout == "crlf":
+        text = text.replace("\n", "\r\n")
+    elif layout == "blank lines":
+        text = "\n" + text.replace("\n", "\n\n", 3)
+    elif layout == "tabs":
+        text = text.replace(" ", "\t")
+    elif layout == "non-canonical base64":
+        text = text.replace("YQ== 97", "YR== 97")  # b"a" with non-zero padding bits
+    path = tmp_path / "t.tiktoken"
+    raw = text.encode()
+    path.write_bytes(gzip.compress(raw) if layout == "gzip" else raw)
+    assert load_tiktoken_ranks(path) == ranks
+
+
+def test_split_special_is_the_shared_one():
+    import tokref.base
+    import tokref.bytelevel
+
+    assert tokref.bytelevel.split_special is tokref.base.split_special
+    assert "split_special" in tokref.bytelevel.__all__

@@ -35,8 +35,8 @@ REFERENCE = {
     "words": tokref.word,
     "bpe": {
         "count_pairs": tokref.merges.count_pairs,
-        "merge_pair": tokref.merges.merge_pair,
-        "train_bpe": "(words, n_merges)",  # train_merges(words, [bytes([i]) for i in range(256)], n_merges)
+        "merge_pair": "(word, pair, new_id)",  # tokref.merges.merge_pair(word, pair, new), on ids
+        "train_bpe": "(words, n_merges)",  # train_merges(words, [bytes([i]) for i in range(256)], n_merges).merges
         "encode": "(text, merges)",  # encode_with_merges(list(text.encode("utf-8")), merges)
         "decode": tokref.merges.decode_with_merges,
     },

@@ -1,5 +1,5 @@
 """The ASCII fast path of byte-level pre-tokenization gives exactly the pieces of the
-`regex` original (tokref.bytelevel._ASCII_EQUIVALENTS)."""
+`regex` original (tokref.pretokenize.ASCII_EQUIVALENTS)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,8 @@ import pytest
 import regex
 from hypothesis import given, settings, strategies as st
 
-from tokref.bytelevel import (
-    CL100K_PATTERN,
-    GPT2_PATTERN,
-    O200K_PATTERN,
-    _ascii_equivalent,
-    _pieces_finder,
-)
+from tokref.bytelevel import CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN
+from tokref.pretokenize import ascii_equivalent, pieces_finder
 from tokref.corpus import load_text
 
 pytestmark = pytest.mark.skipif(sys.version_info < (3, 11), reason="possessive quantifiers need 3.11")
@@ -40,7 +35,7 @@ ASCII_CASES = [
 @pytest.mark.parametrize("text", ASCII_CASES)
 def test_known_cases(name: str, text: str) -> None:
     pattern = PATTERNS[name]
-    assert _ascii_equivalent(pattern).findall(text) == regex.findall(pattern, text)
+    assert ascii_equivalent(pattern).findall(text) == regex.findall(pattern, text)
 
 
 @pytest.mark.parametrize("name", PATTERNS)
@@ -48,22 +43,22 @@ def test_known_cases(name: str, text: str) -> None:
 @given(text=ascii_text)
 def test_any_ascii_text(name: str, text: str) -> None:
     pattern = PATTERNS[name]
-    assert _ascii_equivalent(pattern).findall(text) == regex.findall(pattern, text)
+    assert ascii_equivalent(pattern).findall(text) == regex.findall(pattern, text)
 
 
 @pytest.mark.parametrize("name", PATTERNS)
 def test_corpus(name: str) -> None:
     text = load_text("heldout")
     assert text.isascii()
-    assert _ascii_equivalent(PATTERNS[name]).findall(text) == regex.findall(PATTERNS[name], text)
+    assert ascii_equivalent(PATTERNS[name]).findall(text) == regex.findall(PATTERNS[name], text)
 
 
 def test_non_ascii_text_takes_the_regex_path() -> None:
-    findall = _pieces_finder(regex.compile(GPT2_PATTERN))
+    findall = pieces_finder(regex.compile(GPT2_PATTERN))
     # \p{L} includes "é" and "ï"; the ASCII pattern would cut the words there.
     assert findall("café au lait") == ["café", " au", " lait"]
     assert findall("naïve x") == ["naïve", " x"]
 
 
 def test_other_patterns_have_no_fast_path() -> None:
-    assert _ascii_equivalent(r"\w+|\s+") is None
+    assert ascii_equivalent(r"\w+|\s+") is None

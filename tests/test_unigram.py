@@ -30,10 +30,10 @@ from tokref.corpus import load_texts
 from tokref.unigram import (
     BYTE_PIECES,
     WS,
+    Lattices,
+    Pieces,
+    Substrings,
     UnigramTokenizer,
-    _Lattices,
-    _Pieces,
-    _Substrings,
     digamma,
     forward_backward,
     m_step,
@@ -102,7 +102,7 @@ def test_em_by_hand():
 def test_numpy_e_step_matches_the_hand_example():
     # The trainer's vectorized lattices on the same corpus: one word "ab" of count 4.
     # Pieces 0 = a, 1 = b, 2 = ab; edges (word, start, end, piece).
-    lat = _Lattices(
+    lat = Lattices(
         np.array([2]), np.array([0, 0, 0]), np.array([0, 1, 0]), np.array([1, 2, 2]), np.array([0, 1, 2])
     )
     expected, log_z = lat.expected_counts(np.full(3, THIRD), np.array([4.0]), 3)
@@ -153,7 +153,7 @@ def test_seed_pieces_by_hand():
 
 
 def _valid_brute(s: str, split: bool) -> bool:
-    from tokref.unigram import _INHERITED, _script
+    from tokref.unigram import INHERITED, script
 
     prev = None
     for pos, ch in enumerate(s):
@@ -161,8 +161,8 @@ def _valid_brute(s: str, split: bool) -> bool:
             if pos > 0 and (split or pos == len(s) - 1):
                 return False
             continue
-        sc = _script(ch)
-        if sc == _INHERITED:
+        sc = script(ch)
+        if sc == INHERITED:
             continue
         if prev is not None and sc != prev:
             return False
@@ -179,7 +179,7 @@ def test_substrings_match_brute_force(items, split):
     # followers (a word's end: the code it was given; -3: followers of both kinds).
     words = {w: c for w, c, _ in items}
     ends = {w: e for w, _, e in items}
-    subs = _Substrings(list(words), list(words.values()), [ends[w] for w in words], 4, split)
+    subs = Substrings(list(words), list(words.values()), [ends[w] for w in words], 4, split)
     counts: Counter[str] = Counter()
     followers: dict[str, set[object]] = {}
     for w, c in words.items():
@@ -220,7 +220,7 @@ def _lattices_of(words, pieces):
              for i in range(len(s)) for j in range(i + 1, len(s) + 1) if s[i:j] in ids]
     rows = np.array(edges, dtype=np.int64).T
     lens = np.array([len(s) for s in words], dtype=np.int64)
-    return _Lattices(lens, *rows)
+    return Lattices(lens, *rows)
 
 
 @pytest.mark.parametrize("seed", range(30))
@@ -359,9 +359,11 @@ def test_identical_on_ties():
     rng = random.Random(7)
     pieces = sorted({"".join(rng.choice("▁abc") for _ in range(rng.randint(1, 3))) for _ in range(60)})
     pieces = [p for p in pieces if WS not in p[1:]]
-    tok = UnigramTokenizer()
-    tok._install("nfkc", True, True, True, ("<unk>", "<s>", "</s>"),
-                 [(p, float(-rng.randint(1, 3))) for p in pieces])
+    tok = UnigramTokenizer.from_pieces(
+        [(p, float(-rng.randint(1, 3))) for p in pieces], normalization="nfkc",
+        add_dummy_prefix=True, split_by_whitespace=True, byte_fallback=True,
+        special_tokens=("<unk>", "<s>", "</s>"),
+    )
     lines = ["".join(rng.choice("abc  ") for _ in range(rng.randint(1, 30))) for _ in range(500)]
     hf = hf_unigram(tok)
     assert _mismatches(tok, lines, lambda s: hf.encode(s).ids) == []
@@ -718,3 +720,156 @@ def test_repr_and_vocab(small):
     assert scores == sorted(scores, reverse=True)  # pieces by descending score
     assert all(s < 0 for s in scores)
     assert len(small.vocab) == 2000
+
+
+# ---------------------------------------------------------------------------
+# The options object, from_pieces, and the read-only views of the model
+# ---------------------------------------------------------------------------
+
+
+def test_trainer_options_are_checked_once_and_frozen():
+    from dataclasses import FrozenInstanceError
+
+    from tokref.unigram import UnigramTrainerOptions
+
+    options = UnigramTrainerOptions(vocab_size=np.int64(300), special_tokens=["<unk>", "<s>"],
+                                    shrinking_factor=1 / 2)
+    assert options.vocab_size == 300 and type(options.vocab_size) is int
+    assert options.special_tokens == ("<unk>", "<s>") and options.shrinking_factor == 0.5
+    assert options.n_meta == 258 and options.n_pieces == 42
+    assert options.meta_pieces == ("<unk>", "<s>", *BYTE_PIECES)
+    assert options.reserved == frozenset(options.meta_pieces)
+    assert UnigramTrainerOptions(vocab_size=10, byte_fallback=False).n_meta == 3
+    with pytest.raises(FrozenInstanceError):
+        options.vocab_size = 5  # type: ignore[misc]
+    # The same checks and messages as train's.
+    for kwargs, error, message in [
+        ({"vocab_size": "8000"}, TypeError, "vocab_size must be int"),
+        ({"vocab_size": 300, "trace": 1}, TypeError, "trace must be True or False"),
+        ({"vocab_size": 300, "seed_size": 0}, ValueError, "seed_size must be at least 1"),
+        ({"vocab_size": 300, "max_piece_length": True}, TypeError, "max_piece_length must be int"),
+        ({"vocab_size": 300, "shrinking_factor": 0}, ValueError, "between 0 and 1"),
+        ({"vocab_size": 300, "normalization": "NFKC"}, ValueError, "'nfkc' or 'identity'"),
+        ({"vocab_size": 300, "byte_fallback": False, "special_tokens": ()}, ValueError, "'<unk>'"),
+    ]:
+        with pytest.raises(error, match=message):
+            UnigramTrainerOptions(**kwargs)
+    # train's signature is unchanged: every option is a keyword argument of train.
+    import dataclasses
+    import inspect
+
+    params = inspect.signature(UnigramTokenizer.train).parameters
+    fields = {f.name for f in dataclasses.fields(UnigramTrainerOptions)} - {"unk_token"}
+    assert fields <= set(params)
+    for f in dataclasses.fields(UnigramTrainerOptions):
+        if f.name in params and f.name != "vocab_size":
+            assert params[f.name].default == f.default, f.name
+
+
+def test_train_hands_one_options_object_down(monkeypatch):
+    import tokref.unigram.tokenizer as tokenizer_module
+
+    seen = []
+    real = tokenizer_module.train_pieces
+
+    def spy(corpus, options):
+        seen.append(options)
+        return real(corpus, options)
+
+    monkeypatch.setattr(tokenizer_module, "train_pieces", spy)
+    tok = UnigramTokenizer().train(cat_lines(), 300, seed_size=50, trace=True)
+    (options,) = seen
+    assert (options.vocab_size, options.seed_size, options.trace) == (300, 50, True)
+    assert tok.trace and all(step.size > 0 for step in tok.trace)
+
+
+def test_from_pieces_rebuilds_a_trained_tokenizer(small, tiny_identity):
+    for tok in (small, tiny_identity):
+        config = tok.to_dict()["config"]
+        first = len(tok.special_tokens) + 256
+        rebuilt = UnigramTokenizer.from_pieces(
+            tok.pieces[first:], normalization=config["normalization"],
+            add_dummy_prefix=config["add_dummy_prefix"],
+            split_by_whitespace=config["split_by_whitespace"],
+            byte_fallback=config["byte_fallback"], special_tokens=tok.special_tokens,
+        )
+        assert rebuilt.to_dict() == tok.to_dict()
+        text = "  Thou art ▁ a ﬁne 東 fellow! "
+        assert rebuilt.encode(text) == tok.encode(text)
+    as_dict = UnigramTokenizer.from_pieces({"▁": -1.0, "a": -2.0})
+    assert as_dict.pieces[-2:] == [("▁", -1.0), ("a", -2.0)]
+
+
+@pytest.mark.parametrize(
+    "pieces, kwargs, error, message",
+    [
+        ([("a", -1.0), ("a", -2.0)], {}, ValueError, "repeated"),
+        ([("a", "-1")], {}, TypeError, "piece, score"),
+        ([("a", math.nan)], {}, TypeError, "finite"),
+        ([("", -1.0)], {}, ValueError, "empty"),
+        ([("<s>", -1.0)], {}, ValueError, "special"),
+        ([("<0x41>", -1.0)], {}, ValueError, "byte"),
+        ([("a▁b", -1.0)], {}, ValueError, "split_by_whitespace"),
+        ([], {}, ValueError, "non-empty"),
+        ("ab", {}, TypeError, "pieces must be a dict"),
+        ([("a", -1.0)], {"byte_fallback": False, "special_tokens": ["<s>"]}, ValueError, "<unk>"),
+        ([("a", -1.0)], {"add_dummy_prefix": "yes"}, TypeError, "add_dummy_prefix must be True or False"),
+    ],
+)
+def test_from_pieces_rejects_bad_pieces(pieces, kwargs, error, message):
+    with pytest.raises(error, match=message):
+        UnigramTokenizer.from_pieces(pieces, **kwargs)
+    # Allowed without split_by_whitespace.
+    assert UnigramTokenizer.from_pieces([("a▁b", -1.0)], split_by_whitespace=False).vocab_size == 260
+
+
+def test_public_views_of_the_model(small, tiny_identity):
+    no_bytes = UnigramTokenizer().train(cat_lines(), 40, byte_fallback=False)
+    for tok in (small, tiny_identity, no_bytes):
+        scores = tok.scores
+        assert scores == tok._scores and scores is not tok._scores  # a copy
+        scores.append(1.0)
+        assert len(tok.scores) == tok.vocab_size
+        assert tok.scores == [s for _, s in tok.pieces]
+        assert tok.unk_score == tok._model.unk_score
+        assert tok.unk_score == min(tok.scores[len(tok.special_tokens) + (256 if tok.byte_fallback else 0):]) - 10
+        assert tok.byte_base == (len(tok.special_tokens) if tok.byte_fallback else None)
+        # The base class's unk_id is the id of "<unk>", as before.
+        assert tok.unk_id == tok.vocab.get("<unk>") == tok._unk_id
+        for text in ["", " ", "the cat sat", "  Thou art ▁ a ﬁne 東 fellow! ", "x\ty"]:
+            norm = tok.normalize(text)
+            units = tok.split_units(norm)
+            assert units == tok._units(norm)
+            prefixed = " " + norm if tok.add_dummy_prefix and norm else norm
+            assert "".join(units) == prefixed
+            ids: list[int] = []
+            for unit in units:
+                got, spans = tok.encode_unit(unit)
+                assert (got, spans) == tok._encode_unit(unit)
+                assert len(got) == len(spans)
+                assert all(0 <= i < j <= len(unit) for i, j in spans)
+                ids.extend(got)
+            if tok.byte_fallback:
+                assert ids == tok.encode(text)
+    assert small.byte_base == 3 and small.pieces[small.byte_base + 0x41][0] == "<0x41>"
+    with pytest.raises(TypeError, match="normalized must be str"):
+        small.split_units(None)
+    with pytest.raises(TypeError, match="unit must be str"):
+        small.encode_unit(b" a")
+    untrained = UnigramTokenizer()
+    for view in ("scores", "unk_score", "byte_base", "unk_id"):
+        with pytest.raises(NotTrainedError):
+            getattr(untrained, view)
+    with pytest.raises(NotTrainedError):
+        untrained.encode_unit(" a")
+
+
+def test_unk_id_follows_a_renamed_unk_token():
+    class Renamed(UnigramTokenizer):
+        unk_token = "[UNK]"
+
+    tok = Renamed().train(cat_lines(), 40, byte_fallback=False, special_tokens=["[UNK]", "<s>"])
+    assert tok.unk_id == 0 == tok._unk_id
+    assert tok.tokenize("the zzq cat")[:3] == ["▁the", "▁", "[UNK]"]
+    with pytest.raises(ValueError, match=r"need '\[UNK\]'"):
+        Renamed().train(cat_lines(), 40, byte_fallback=False)

@@ -49,11 +49,11 @@ imports this module and :mod:`tokref.typed_json`, and nothing else of ``tokref``
 from __future__ import annotations
 
 import copy
+import inspect
 import json
 import math
 import os
 import random
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -278,7 +278,8 @@ def hidden_test(
         if _collecting is not None:
             _collecting.append(test)
             return generate
-        namespace = sys._getframe(1).f_globals  # the notebook's, where the function is
+        caller = inspect.currentframe().f_back  # type: ignore[union-attr]
+        namespace = caller.f_globals  # type: ignore[union-attr]  # the notebook's, where the function is
         if os.environ.get(CASES_ENV):
             _run_in_sandbox(test, namespace)
         else:
