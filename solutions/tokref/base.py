@@ -27,6 +27,7 @@ from typing import Any, ClassVar, TypeVar
 # tokenizer module has always found them.
 from .checks import (
     check_bool,
+    check_id,
     check_ids,
     check_int,
     check_special_tokens,
@@ -48,6 +49,7 @@ __all__ = [
     "check_text",
     "check_texts",
     "check_ids",
+    "check_id",
     "check_vocab_size",
     "check_special_tokens",
     "check_int",
@@ -204,12 +206,7 @@ class Tokenizer:
     def id_to_token(self, id: int) -> str:
         """The vocabulary entry of ``id``."""
         self._require_trained()
-        if not is_integer(id):
-            raise TypeError(
-                f"id must be int, not {type(id).__name__} ({id!r}); "
-                "for a list of ids use .decode(ids)"
-            )
-        return self._pieces[check_ids([id], len(self._pieces), name="id")[0]]
+        return self._pieces[check_id(id, len(self._pieces))]
 
     # -- encoding -------------------------------------------------------------
 

@@ -49,6 +49,7 @@ from .base import (
     Token,
     Tokenizer,
     TokenizerFileError,
+    check_id,
     check_ids,
     check_int,
     check_special_tokens,
@@ -438,12 +439,7 @@ class ByteLevelBPETokenizer(Tokenizer):
     def decode_single_token_bytes(self, id: int) -> bytes:
         """The bytes of one token (tiktoken's name)."""
         self._require_trained()
-        if not is_integer(id):
-            raise TypeError(
-                f"id must be int, not {type(id).__name__} ({id!r}); "
-                "for a list of ids use .decode(ids)"
-            )
-        return self._decoder[check_ids([id], len(self._decoder), name="id")[0]]
+        return self._decoder[check_id(id, len(self._decoder))]
 
     # -- encoding -------------------------------------------------------------
 

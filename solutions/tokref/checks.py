@@ -20,6 +20,7 @@ __all__ = [
     "check_text",
     "check_texts",
     "check_ids",
+    "check_id",
     "check_int",
     "check_bool",
     "is_integer",
@@ -123,6 +124,23 @@ def check_ids(ids: object, vocab_size: int, *, name: str = "ids") -> list[int]:
         out.append(v)
     return out
 
+
+def check_id(id: object, vocab_size: int) -> int:
+    """Return ``id`` as an ``int`` if it is a token id in ``range(vocab_size)``.
+
+    >>> check_id(2, 3)
+    2
+    >>> check_id([2], 3)
+    Traceback (most recent call last):
+    ...
+    TypeError: id must be int, not list ([2]); for a list of ids use .decode(ids)
+    """
+    if not is_integer(id):
+        raise TypeError(
+            f"id must be int, not {type(id).__name__} ({id!r}); "
+            "for a list of ids use .decode(ids)"
+        )
+    return check_ids([id], vocab_size, name="id")[0]
 
 def check_int(value: object, *, name: str, minimum: int | None = None) -> int:
     """Return ``value`` as an ``int`` if it is an integer (``bool`` is not) of at least
