@@ -349,13 +349,13 @@ def test_character_classes_match_tokenizers_on_every_code_point():
     segments = clean.normalize_str(text).split("a")
     assert len(segments) == len(chars)
     removed = {c for c, s in zip(chars, segments) if s == ""}
-    assert set(wordpiece._REMOVED_RE.findall(text)) == removed
+    assert set(wordpiece.normalization.REMOVED_RE.findall(text)) == removed
 
     # punctuation: isolated by BertPreTokenizer; whitespace: dropped by it (the gaps
     # between its splits)
     splits = pre_tokenizers.BertPreTokenizer().pre_tokenize_str(text)
     punct = {s for s, _ in splits if len(s) == 1 and s != "a"}
-    assert set(wordpiece._PUNCT_RE.findall(text)) == punct
+    assert set(wordpiece.normalization.PUNCT_RE.findall(text)) == punct
     ends = [0] + [end for _, (_, end) in splits]
     starts = [start for _, (start, _) in splits] + [len(text)]
     spaces = {text[k] for e, s in zip(ends, starts) for k in range(e, s)}
@@ -370,7 +370,7 @@ def test_character_classes_match_tokenizers_on_every_code_point():
     text = "\x01".join(chars)
     segments = cjk_norm.normalize_str(text).split("\x01")
     cjk = {c for c, s in zip(chars, segments) if s == f" {c} "}
-    assert set(wordpiece._CJK_RE.findall(text)) == cjk
+    assert set(wordpiece.normalization.CJK_RE.findall(text)) == cjk
     # the public predicates are these patterns
     for c in "a\x00\u200b.$¿中かİ\U0001d165":
         assert is_bert_removed(c) == (c in removed)
@@ -786,3 +786,105 @@ def test_character_helpers_check_their_input():
 
 def test_repr(uncased):
     assert repr(uncased) == "WordPieceTokenizer(vocab_size=2000, lowercase=True, strip_accents=True)"
+
+
+# ---------------------------------------------------------------------------
+# The subpackage: its Unicode tables (a data file), public helpers and import paths
+# ---------------------------------------------------------------------------
+
+
+def test_unicode_tables_file_loads_with_its_provenance():
+    import re
+    import unicodedata
+    from importlib import resources
+
+    from tokref.wordpiece import unicode_tables
+
+    raw = json.loads(resources.files("tokref.wordpiece").joinpath("unicode_tables.json")
+                     .read_text(encoding="utf-8"))
+    assert "tokenizers 0.23.3" in " ".join(raw["about"])
+    assert set(raw["tables"]) == {"other", "punctuation", "nonspacing_mark", "ccc_zero", "cjk",
+                                  "whitespace", "rust_white_space", "rust_lowercase"}
+    for name, table in raw["tables"].items():
+        assert table["about"], f"table {name} says nowhere where it comes from"
+        for row in table["mappings" if name == "rust_lowercase" else "ranges"]:
+            assert 0 <= int(row[0], 16) <= int(row[1], 16) <= 0x10FFFF
+
+    tables = unicode_tables()
+    assert set(tables) == {"other", "punctuation", "nonspacing_mark", "cjk", "whitespace"}
+
+    def matches(name: str, ch: str) -> bool:
+        return re.fullmatch(f"[{tables[name]}]", ch) is not None
+
+    assert matches("other", "\x00") and matches("other", "\u200b") and matches("other", "\ufffd")
+    assert not matches("other", "\t") and not matches("other", "a")
+    assert matches("punctuation", "$") and matches("punctuation", "¿") and not matches("punctuation", "a")
+    # Unicode 8.0, as tokenizers: U+2E43 is punctuation since Unicode 9.0 only
+    assert unicodedata.category("\u2e43").startswith("P") and not matches("punctuation", "\u2e43")
+    assert matches("nonspacing_mark", "\u0301") and not matches("nonspacing_mark", "e")
+    assert matches("cjk", "中") and matches("cjk", "\U0002b920") and not matches("cjk", "か")
+    assert not matches("cjk", "\U0002b820")  # the gap of tokenizers' is_chinese_char, kept
+    assert matches("whitespace", "\u3000") and matches("whitespace", "\n")
+    assert not matches("whitespace", "\x0b") and not matches("whitespace", "\x85")
+    unicode_tables()["cjk"] = "a"  # each call returns a new dict
+    assert unicode_tables() == tables
+
+
+def test_per_character_helpers():
+    from tokref.wordpiece import combining_class, lowercase_char, nfd_char
+
+    assert lowercase_char("A") == "a" and lowercase_char("ß") == "ß"
+    assert lowercase_char("Σ") == "σ"  # one character: no final-sigma rule
+    assert lowercase_char("İ") == "i\u0307"
+    assert lowercase_char("\ua7cb") == "\u0264"  # Rust's Unicode is newer than Python 3.11's
+    assert nfd_char("é") == "e\u0301" and nfd_char("a") == "a"
+    assert nfd_char("\U00011938") == "\U00011938"  # a decomposition tokenizers' NFD lacks
+    assert combining_class("\u0301") == 230 and combining_class("a") == 0
+    assert combining_class("\u0c3c") == 0  # a mark tokenizers' NFD does not know
+
+
+def test_unicode_tables_ship_as_package_data():
+    from fnmatch import fnmatch
+
+    tomllib = pytest.importorskip("tomllib")
+    conf = tomllib.loads(
+        (Path(__file__).resolve().parents[1] / "solutions" / "pyproject.toml").read_text(encoding="utf-8")
+    )
+    globs = conf["tool"]["setuptools"]["package-data"]["tokref"]
+    assert any(fnmatch("wordpiece/unicode_tables.json", g) for g in globs)
+
+
+def test_max_piece_chars_and_unk(uncased):
+    pieces = uncased.pieces
+    assert uncased.max_piece_chars == max(len(p) - 2 if p.startswith("##") else len(p) for p in pieces)
+    assert uncased.unk_token == "[UNK]" and uncased.unk_id == uncased.token_to_id("[UNK]") == 1
+    tok = WordPieceTokenizer.from_vocab(["[UNK]", "ab", "xx##abcd"], special_tokens=["[UNK]"],
+                                        continuing_subword_prefix="xx##")
+    assert tok.max_piece_chars == 5 and tok.unk_id == 0
+    with pytest.raises(NotTrainedError):
+        WordPieceTokenizer().max_piece_chars
+
+
+def test_merge_wordpiece_pair_is_the_shared_merge_step():
+    from tokref.merges import merge_pair
+
+    word = ["h", "##u", "##u", "##u", "##g"]
+    assert merge_wordpiece_pair(word, ("##u", "##u")) == ["h", "##uu", "##u", "##g"]
+    assert merge_wordpiece_pair(word, ("##u", "##u")) == merge_pair(word, ("##u", "##u"), "##uu")
+    assert merge_wordpiece_pair(["a", "x#b"], ("a", "x#b"), prefix="x#") == ["ab"]
+
+
+def test_the_subpackage_keeps_the_import_paths():
+    import importlib
+
+    wp = importlib.import_module("tokref.wordpiece")
+    # everything the old module tokref/wordpiece.py exported, and the assignment's references
+    for name in ["BERT_SPECIAL_TOKENS", "WordPieceTokenizer", "WordPieceEncoding", "WordPieceStep",
+                 "is_bert_punctuation", "is_bert_removed", "is_cjk", "bert_normalize",
+                 "bert_pre_tokenize", "bert_pre_tokenize_with_offsets", "join_words",
+                 "wordpiece_split", "wordpiece_decode", "wordpiece_score", "count_wordpiece_stats",
+                 "best_wordpiece_pair", "merge_wordpiece_pair", "train_wordpiece",
+                 "lowercase_char", "nfd_char", "combining_class", "unicode_tables"]:
+        assert name in wp.__all__ and hasattr(wp, name), name
+    assert callable(wp.wordpiece_pair_scores) and callable(wp.merge_wordpiece_words)
+    assert tokref.WordPieceTokenizer is wp.WordPieceTokenizer
