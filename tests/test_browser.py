@@ -14,7 +14,10 @@ read from its performance log, i.e. the DevTools Network events). Then:
   WordPiece and Unigram twins in their other settings (lowercasing and accent
   stripping; no byte fallback, identity normalization), run on the page with data
   made in the test;
-- the trade-off explorer of chapter 1 moves with its slider and its width menu.
+- the trade-off explorer of chapter 1 moves with its slider and its width menu;
+- on pages made by the test (no book needed), the JavaScript renderers give the Python
+  renderers' markup character for character for the same states, and each explorer,
+  once its JavaScript has run, shows what its widget face draws after the same move.
 
 Screenshots of each explorer go to _build/screenshots/; the update times of the
 2,000-merge explorers are printed. Without chromium and chromedriver the test is
@@ -430,7 +433,7 @@ def random_texts(seed, n: int) -> list[str]:
 def test_typing_into_the_comparison_box_matches_tokref(driver, server):
     from selenium.webdriver.common.keys import Keys
 
-    from tokref.explorer import _view
+    from tokref.explorer.twins import view
 
     open_page(driver, server, "book/index.html")
     root = explorer(driver, "compare")
@@ -481,7 +484,7 @@ def test_typing_into_the_comparison_box_matches_tokref(driver, server):
     for spec, views in zip(data["tokenizers"], got):
         tok = toks[spec["name"]]
         for text, v in zip(texts, views):
-            assert v == _view(tok, text), (spec["name"], text)
+            assert v == view(tok, text), (spec["name"], text)
             assert [t[0] for t in v["toks"]] == plain_ids(tok, text), (spec["name"], text)
 
 
@@ -491,7 +494,8 @@ def test_wordpiece_and_unigram_twins_in_their_other_settings(driver, server):
     inlined tables), lowercasing alone, and Unigram without byte fallback (fused
     <unk>), with identity normalization and without the dummy prefix."""
     from tokref.corpus import load_texts
-    from tokref.explorer import CompareExplorer, _view
+    from tokref.explorer import CompareExplorer
+    from tokref.explorer.twins import view
     from tokref.unigram import UnigramTokenizer
     from tokref.wordpiece import WordPieceTokenizer
 
@@ -512,7 +516,7 @@ def test_wordpiece_and_unigram_twins_in_their_other_settings(driver, server):
         data, texts)
     for (name, tok), views in zip(toks.items(), got):
         for text, v in zip(texts, views):
-            assert v == _view(tok, text), (name, text)
+            assert v == view(tok, text), (name, text)
             assert [t[0] for t in v["toks"]] == plain_ids(tok, text), (name, text)
 
 
@@ -573,6 +577,107 @@ def test_tradeoff_explorer_follows_its_slider_and_width(driver, server):
     driver.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'))", slider, start)
     Select(root.find_element("css selector", "select")).select_by_value("768")
     shoot(root, "tradeoff_01_why_tokenize")
+
+
+# ---------------------------------------------------------------------------
+# The JavaScript renderers draw what the Python renderers draw (pages made here: these
+# tests need no built book)
+# ---------------------------------------------------------------------------
+
+# Python's markup read back by the browser, as it reads the page's: [innerHTML of the
+# first element matching each selector].
+READ_BACK = """
+const [html, selectors] = arguments;
+const t = document.createElement("template");
+t.innerHTML = html;
+return selectors.map((s) => { const e = t.content.querySelector(s); return e ? e.innerHTML : null; });"""
+SHOWN = "return arguments[1].map((s) => arguments[0].querySelector(s).innerHTML);"
+
+
+def test_javascript_renderers_draw_what_python_draws(driver):
+    """window.TokX.html gives, character for character, the markup of tokref.explorer's
+    Python renderers for the same state (the cases of tests/test_explorer.py)."""
+    from test_explorer import RENDER_JS, assert_same_markup, build_render_cases
+
+    from tokref.corpus import load_texts
+    from tokref.explorer.faces import script
+
+    cases = build_render_cases([t[:40_000] for t in load_texts("train")[:3]])
+    driver.get("about:blank")
+    driver.execute_script(script())
+    assert_same_markup(cases, driver.execute_script(f"return ({RENDER_JS})(arguments[0]);", cases))
+
+
+def mounted(drv, explorer, path: Path):
+    """Open ``explorer``'s standalone page; its root once the JavaScript has started."""
+    explorer.save_html(path)
+    drv.get(path.as_uri())
+    root = drv.find_element("css selector", ".tokx")
+    assert "tokx-live" in root.get_attribute("class"), "the explorer's JavaScript did not start"
+    return root
+
+
+def test_mounted_explorers_show_what_python_draws(driver, tmp_path):
+    """The static face after its JavaScript has run shows what the widget face draws
+    (its HTML after the same slider move or typing):
+    the cards of the comparison for typed text (ids shown or not), the merge explorer's
+    step (the merge, the sample, the counts, the table of pairs) and the trade-off's
+    sample, at several positions of their sliders."""
+    from test_explorer import RENDER_TEXTS, SAMPLE, StudentBPE
+
+    from tokref import CharTokenizer, WordTokenizer
+    from tokref.bpe import BPETokenizer
+    from tokref.bytelevel import ByteLevelBPETokenizer
+    from tokref.corpus import load_texts
+    from tokref.explorer import CompareExplorer, MergeExplorer, TradeoffExplorer
+    from tokref.unigram import UnigramTokenizer
+    from tokref.wordpiece import WordPieceTokenizer
+
+    corpus = [t[:20_000] for t in load_texts("train")[:3]]
+    bpe = BPETokenizer().train(corpus, vocab_size=300, trace=True)
+    bl = ByteLevelBPETokenizer().train(corpus, vocab_size=256 + 200, trace=True)
+    e = CompareExplorer({"character": CharTokenizer().train(corpus), "word": WordTokenizer().train(corpus, vocab_size=500),
+                         "BPE": bpe, "byte-level": bl, "WordPiece": WordPieceTokenizer().train(corpus, vocab_size=400),
+                         "Unigram": UnigramTokenizer().train(corpus, vocab_size=400)})
+    root = mounted(driver, e, tmp_path / "compare.html")
+    w = e.widget()
+    for text in RENDER_TEXTS:
+        for show_ids in (False, True):
+            typed = driver.execute_script(
+                "const [root, text, ids] = arguments; root.querySelector('input[type=checkbox]').checked = ids;"
+                "const ta = root.querySelector('textarea'); ta.value = text; ta.dispatchEvent(new Event('input'));"
+                "return ta.value;", root, text, show_ids)
+            w.textarea.value, w.show_ids.value = typed, show_ids
+            want = driver.execute_script(READ_BACK, w.view.value, [".tokx-cards"])
+            assert driver.execute_script(SHOWN, root, [".tokx-cards"]) == want, (text, show_ids)
+
+    student = StudentBPE(corpus[0][:6_000], 60, with_bytes=True)
+    parts = [".tokx-info", ".tokx-seg", ".tokx-stats", ".tokx-caption", ".tokx-table"]
+    for name, m in {"bpe": MergeExplorer(bpe, SAMPLE, corpus=corpus),
+                    "bytelevel": MergeExplorer(bl, SAMPLE + " Zürich — naïve? 🙂", corpus=corpus),
+                    "student": MergeExplorer(student, SAMPLE),
+                    "student-pieces": MergeExplorer(StudentBPE(corpus[0][:6_000], 60), SAMPLE)}.items():
+        root = mounted(driver, m, tmp_path / f"merge-{name}.html")
+        w = m.widget()
+        K = m.data["K"]
+        for k in sorted({0, 1, 2, 3, 5, 10, K // 2, K - 1, K}):
+            driver.execute_script("arguments[0].tokx.set(arguments[1])", root, k)
+            w.slider.value = k
+            want = driver.execute_script(READ_BACK, w.view.value, parts)
+            assert driver.execute_script(SHOWN, root, parts) == want, (name, k)
+
+    parts = [".tokx-caption", ".tokx-seg"]
+    for name, t in {"bpe": TradeoffExplorer(bpe, corpus[1][:5_000], sample=SAMPLE, n_points=12),
+                    "list": TradeoffExplorer([bpe, bl, student], corpus[1][:5_000], sample=SAMPLE),
+                    "student": TradeoffExplorer(student, corpus[1][:5_000], sample=SAMPLE + " 🙂", n_points=8)}.items():
+        root = mounted(driver, t, tmp_path / f"tradeoff-{name}.html")
+        w = t.widget()
+        for i in range(len(t.data["points"])):
+            driver.execute_script("arguments[0].tokx.set(arguments[1])", root, i)
+            w.slider.value = i
+            want = driver.execute_script(READ_BACK, w.view.value, parts)
+            assert driver.execute_script(SHOWN, root, parts) == want, (name, i)
+    assert console_errors(driver.get_log("browser")) == []
 
 
 def test_screenshots_were_saved():

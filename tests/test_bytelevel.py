@@ -1050,17 +1050,6 @@ def test_max_rank_is_the_table_cut_there(small, data, max_rank):
     assert bpe_split_piece(data, ranks, max_rank=max_rank) == [tb[i] for i in ids]
 
 
-def test_transitional_bpe_parts_alias(small):
-    # Remove with tokref.bytelevel._bpe_parts once nothing imports it.
-    from tokref.bytelevel import _bpe_parts
-
-    ranks, tb = small.mergeable_ranks, small.token_bytes
-    for data in [b"", b"the cat", "東京 👍🏽".encode(), TEST_TEXTS[3].encode()]:
-        for max_rank in (0, 256, 300, 10**6):
-            ids = bpe_encode_piece(data, ranks, max_rank=max_rank)
-            assert _bpe_parts(data, ranks, max_rank=max_rank) == [tb[i] for i in ids]
-
-
 def test_max_rank_on_a_real_table(cl100k):
     ranks = cl100k[0].mergeable_ranks
     piece = " tokenization".encode()

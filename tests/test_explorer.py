@@ -2,7 +2,9 @@
 face after a simulated slider change, the protocol, and a student-like tokenizer.
 
 The JavaScript twins are checked against the same Python code in a real browser by
-tests/test_browser.py.
+tests/test_browser.py. The JavaScript renderers (token views, pills, cards, the merge
+explorer's step) are checked against the Python ones here with node, when it is
+installed, and in Chromium by tests/test_browser.py.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 import json
 import random
 import re
+import shutil
+import subprocess
 from collections import Counter
 from dataclasses import dataclass
 from html import unescape
@@ -31,6 +35,8 @@ from tokref.explorer import (
     TradeoffExplorer,
     js_regex,
 )
+from tokref.explorer.faces import asset, script
+from tokref.explorer.jsregex import parse_ranges
 
 SAMPLE = "To-morrow, and to-morrow, and to-morrow,\nCreeps in this petty pace.  A café 🙂\tend"
 
@@ -48,18 +54,6 @@ def bpe(corpus):
 @pytest.fixture(scope="module")
 def bytelevel(corpus):
     return ByteLevelBPETokenizer().train(corpus, vocab_size=256 + 300, trace=True)
-
-
-def truncated_bpe(tok: BPETokenizer, k: int) -> BPETokenizer:
-    d = tok.to_dict()
-    d["config"]["merges"] = d["config"]["merges"][:k]
-    return BPETokenizer.from_dict(d)
-
-
-def truncated_bytelevel(tok: ByteLevelBPETokenizer, k: int) -> ByteLevelBPETokenizer:
-    d = tok.to_dict()
-    d["config"]["merges"] = d["config"]["merges"][:k]
-    return ByteLevelBPETokenizer.from_dict(d)
 
 
 def ids_in_html(html: str) -> list[int]:
@@ -113,10 +107,10 @@ def test_merge_explorer_bpe_is_exactly_tokref_after_k_merges(bpe, corpus):
     K = e.data["K"]
     assert K == len(bpe.merges)
     for k in range(K + 1):
-        assert e.ids_at(k) == truncated_bpe(bpe, k).encode(SAMPLE), k
+        assert e.ids_at(k) == bpe.truncated(k).encode(SAMPLE), k
     # The spans are tokref's offsets.
     k = K // 2
-    tokens = truncated_bpe(bpe, k).encode_with_offsets(SAMPLE)
+    tokens = bpe.truncated(k).encode_with_offsets(SAMPLE)
     assert [t[:3] for t in e.tokens_at(k)] == [[t.id, t.start, t.end] for t in tokens]
 
 
@@ -124,7 +118,7 @@ def test_merge_explorer_bytelevel_is_exactly_tokref_after_k_merges(bytelevel, co
     e = MergeExplorer(bytelevel, SAMPLE, corpus=corpus)
     assert e.data["mode"] == "bytes"
     for k in range(e.data["K"] + 1):
-        assert e.ids_at(k) == truncated_bytelevel(bytelevel, k).encode(SAMPLE), k
+        assert e.ids_at(k) == bytelevel.truncated(k).encode(SAMPLE), k
 
 
 @pytest.mark.parametrize("which", ["bpe", "bytelevel"])
@@ -165,7 +159,7 @@ def test_merge_explorer_html_inlines_its_data_and_code(bpe, corpus):
     assert not re.search(r"<[a-zA-Z]+[^<>]*\s(src|href)\s*=", page)
     assert set(re.findall(r"https?://[^\s\"'<>)]+", page)) <= {"http://www.w3.org/2000/svg"}
     # The page shows step 7 before any JavaScript runs.
-    assert ids_in_html(page) == truncated_bpe(bpe, 7).encode(SAMPLE)
+    assert ids_in_html(page) == bpe.truncated(7).encode(SAMPLE)
 
 
 def test_merge_explorer_widget_after_a_slider_change(bpe, corpus):
@@ -175,7 +169,7 @@ def test_merge_explorer_widget_after_a_slider_change(bpe, corpus):
     assert "No merge yet" in w.view.value
     w.slider.value = 5
     assert "Merge 5:" in w.view.value
-    assert ids_in_html(w.view.value) == truncated_bpe(bpe, 5).encode(SAMPLE)
+    assert ids_in_html(w.view.value) == bpe.truncated(5).encode(SAMPLE)
     # The pieces merge 5 made are outlined.
     a, b = bpe.merges[4]
     new_id = bpe.token_to_id(a + b)
@@ -337,8 +331,8 @@ def test_compare_html_inlines_each_tokenizers_js_data(bpe, bytelevel, corpus):
     e = CompareExplorer({"c": char, "w": word, "b": bpe, "bl": bytelevel})
     data = inlined_data(e.to_html())
     specs = {t["name"]: t for t in data["tokenizers"]}
-    assert specs["c"]["pieces"] == char._pieces
-    assert specs["w"]["pieces"] == word._pieces and "re" in specs["w"]
+    assert specs["c"]["pieces"] == char.pieces
+    assert specs["w"]["pieces"] == word.pieces and "re" in specs["w"]
     assert len(specs["b"]["merges"]) == 3 * len(bpe.merges)
     assert len(specs["bl"]["merges"]) == 2 * len(bytelevel.merges)
     # The character classes of the regexes are inlined once, by name.
@@ -358,11 +352,11 @@ def test_tradeoff_points_are_measured_tokenizers(bpe, corpus):
     points = e.data["points"]
     assert points[0][2] == 0 and points[-1][2] == len(bpe.merges)
     for V, n, k in points:
-        t = truncated_bpe(bpe, k)
+        t = bpe.truncated(k)
         assert (V, n) == (t.vocab_size, tokref.measure(t, heldout).n_tokens)
     assert e.data["refs"] == [{"name": "character", "V": char.vocab_size, "n": len(char.encode(heldout))}]
     i = len(points) // 2
-    assert [t[0] for t in e.sample_tokens_at(i)] == truncated_bpe(bpe, points[i][2]).encode(SAMPLE)
+    assert [t[0] for t in e.sample_tokens_at(i)] == bpe.truncated(points[i][2]).encode(SAMPLE)
     w = e.widget()
     w.slider.value = i
     w.width.value = 256
@@ -409,7 +403,7 @@ def test_js_regex_refuses_what_it_cannot_translate(pattern):
 
 def test_js_regex_classes_cover_what_the_engine_matches():
     spec = js_regex(GPT2_PATTERN)
-    letters = ex._parse_ranges(spec["classes"]["regex_p_L"])
+    letters = parse_ranges(spec["classes"]["regex_p_L"])
     rng = random.Random(1)
     for c in rng.sample(range(0x30000), 3_000):
         inside = any(a <= c <= b for a, b in letters)
@@ -417,10 +411,26 @@ def test_js_regex_classes_cover_what_the_engine_matches():
 
 
 def test_the_static_assets_ship_with_the_package():
-    assert "window.TokX" in ex._asset("tokx.js")
-    assert ".tokx{" in ex._asset("tokx.css")
+    assert "window.TokX" in script()
+    assert ".tokx{" in asset("tokx.css")
     page = CompareExplorer([CharTokenizer().train("abc")]).to_html()
     assert unescape(page).count("<style>") == 1
+
+
+def test_the_page_gets_every_javascript_file_once_in_order():
+    from pathlib import Path
+
+    from tokref.explorer import faces
+
+    static = Path(faces.__file__).parent / "static"
+    on_disk = sorted(p.relative_to(static).as_posix() for p in static.rglob("*.js"))
+    assert sorted(faces.JS_FILES) == on_disk and len(set(faces.JS_FILES)) == len(faces.JS_FILES)
+    # core.js opens the namespace the others fill in; mount.js publishes it, last.
+    assert faces.JS_FILES[0] == "core.js" and faces.JS_FILES[-1] == "mount.js"
+    js = script()
+    assert js.count("window.TokX = {") == 1 and "</script" not in js
+    assert [js.index(f"// ---- {name}\n") for name in faces.JS_FILES] == sorted(
+        js.index(f"// ---- {name}\n") for name in faces.JS_FILES)
 
 
 @pytest.mark.slow
@@ -484,12 +494,12 @@ def test_wordpiece_and_unigram_have_twins_with_their_data(wordpiece, unigram):
     e = CompareExplorer({"wp": wordpiece, "ug": unigram})
     data = inlined_data(e.to_html())
     wp, ug = data["tokenizers"]
-    assert wp["engine"] == "wordpiece" and wp["pieces"] == wordpiece._pieces and wp["unk"] == wordpiece.unk_id
-    assert wp["max_piece"] == wordpiece._max_piece and not wp["lowercase"] and not wp["strip_accents"]
+    assert wp["engine"] == "wordpiece" and wp["pieces"] == wordpiece.pieces and wp["unk"] == wordpiece.unk_id
+    assert wp["max_piece"] == wordpiece.max_piece_chars and not wp["lowercase"] and not wp["strip_accents"]
     assert set(wp["tables"]) == {"removed", "punct", "cjk", "ws"}  # cased: no case or NFD data
     assert "[CLS]" in wp["description"]  # says that [CLS]/[SEP] are left out
-    assert ug["engine"] == "unigram" and ug["pieces"] == unigram._pieces
-    assert ug["scores"] == unigram._scores[ug["first"]:] and ug["unk_score"] == unigram._model.unk_score
+    assert ug["engine"] == "unigram" and ug["pieces"] == [unigram.id_to_token(i) for i in range(unigram.vocab_size)]
+    assert ug["scores"] == unigram.scores[ug["first"]:] and ug["unk_score"] == unigram.unk_score
     assert {"space", "unassigned", "joins", "probe"} <= set(ug["tables"])
     # An uncased WordPiece carries the lowercasing and NFD tables; a subclass has no twin.
     uncased = WordPieceTokenizer().train("Hello World", vocab_size=40)
@@ -525,16 +535,182 @@ def test_wordpiece_and_unigram_views_are_tokrefs_ids(wordpiece, unigram):
 def test_nfkc_segments_normalize_independently():
     import unicodedata
 
-    from tokref.explorer import _nfkc_segments, _nfkc_sets, _unigram_aligned
+    from tokref.explorer.twins import nfkc_segments, nfkc_sets, unigram_aligned
 
-    _, joins = _nfkc_sets()
+    _, joins = nfkc_sets()
     rng = random.Random(3)
     pool = ([chr(c) for c in sorted(joins)][::7] + list("aeAEoO ，。カｶﾞﾟ가각ᄀ\u1161\u11a8\u0301\u0308\u0323\u0345ſẛ")
             + ["\u0378", "\U0001faff", "\U000e0001", "ﬁ", "①", "\u00a0", "\x1c", "\u2028", "\u1e9b\u0323"])
     for _ in range(20_000):
         s = "".join(rng.choice(pool) for _ in range(rng.randint(0, 8)))
-        segs = _nfkc_segments(s)
+        segs = nfkc_segments(s)
         assert "".join(s[a:b] for a, b in segs) == s
         assert "".join(unicodedata.normalize("NFKC", s[a:b]) for a, b in segs) == unicodedata.normalize("NFKC", s), s
-        norm, st, en = _unigram_aligned(s, "nfkc")
+        norm, st, en = unigram_aligned(s, "nfkc")
         assert norm == " ".join(unicodedata.normalize("NFKC", s).split()) and len(st) == len(en) == len(norm)
+
+
+# ---------------------------------------------------------------------------
+# The JavaScript renderers draw what the Python renderers draw
+#
+# static/view.js, merge.js and compare.js draw the token views, pills, cards and the
+# merge explorer's step as pure functions of the state to an HTML string, exposed as
+# window.TokX.html; tokref.explorer.render & co. draw the same from the same state.
+# render_cases() are states; both sides must give the same string. Node runs them
+# here when it is installed; tests/test_browser.py runs them in Chromium.
+# ---------------------------------------------------------------------------
+
+# Runs the cases in JavaScript: [renderer, arguments] -> HTML; a label argument is a
+# dict {id: label}, "#id" for the others.
+RENDER_JS = """(cases) => {
+  const H = window.TokX.html;
+  const lab = (labels) => (i) => (Object.prototype.hasOwnProperty.call(labels, i) ? labels[i] : "#" + i);
+  return cases.map(([fn, a]) => {
+    switch (fn) {
+      case "vis": return H.vis(a[0]);
+      case "pill": return H.pill(a[0], a[1], a[2]);
+      case "view": return H.view(a[0], a[1], lab(a[2]), a[3]);
+      case "card": return H.card(a[0], a[1], a[2], a[3], a[4], lab(a[5]), a[6], a[7]);
+      case "mergeInfo": return H.mergeInfo(a[0], a[1], a[2], a[3], lab(a[4]));
+      case "mergeStats": return H.mergeStats(a[0], a[1], a[2]);
+      case "pairRows": return H.pairRows(a[0], a[1], lab(a[2]));
+    }
+    throw new Error("no renderer " + fn);
+  });
+}"""
+
+RENDER_TEXTS = [
+    "", "a", "To-morrow, and to-morrow,\n\tCreeps  in\r\n", "The café's crème brûlée — naïve? <b>&amp;</b> \"'",
+    "Ça va? 你好，世界！ Привет 🙂👍🏽 👩‍👩‍👧 ﬁne ①\u00a0x\u2003y\u3000z\x1c\x85\u2028", "e\u0301 \u0378 \ue000 \U000e0001 \x00\x7f",
+    "<unk> </w> [UNK] [MASK] ▁ ▁▁a", "Wherefore" * 5 + " " + "x" * 120, "1/16 1/8 Zürich 3.14159",
+]
+
+
+def _labels(tok, toks) -> dict[str, str]:
+    return {str(t[0]): tok.id_to_token(t[0]) for t in toks if t[0] >= 0}
+
+
+@pytest.fixture(scope="module")
+def render_cases(corpus) -> list[list]:
+    return build_render_cases(corpus)
+
+
+def build_render_cases(corpus: list[str]) -> list[list]:
+    """States drawn by both renderers: every mode (chars, bytes, pieces), unknown
+    tokens, byte fallback, gaps, visible whitespace, multi-byte characters and emoji,
+    HTML to escape, ids shown and hidden, the merge just taken, and numbers that round
+    on a tie (6.25 -> 6.2, 1.125 -> 1.12, as Python formats them)."""
+    from tokref.explorer.tradeoff import view_as_pieces
+    from tokref.explorer.twins import view
+    from tokref.unigram import UnigramTokenizer
+    from tokref.wordpiece import WordPieceTokenizer
+
+    small = [t[:8_000] for t in corpus]
+    toks = [
+        CharTokenizer().train(small),
+        WordTokenizer().train(small, vocab_size=300),
+        BPETokenizer().train(small, vocab_size=200),
+        ByteLevelBPETokenizer().train(small, vocab_size=256 + 60),
+        WordPieceTokenizer().train(small, vocab_size=200, lowercase=False),
+        UnigramTokenizer().train(small, vocab_size=400),
+        UnigramTokenizer().train(small, vocab_size=200, byte_fallback=False),
+    ]
+    cases: list[list] = [["vis", [text]] for text in RENDER_TEXTS]
+    for tok in toks:
+        for text in RENDER_TEXTS:
+            v = view(tok, text)
+            labels = _labels(tok, v["toks"])
+            for show_ids in (False, True):
+                cases.append(["view", [v, text, labels, show_ids]])
+            cases.append(["view", [view_as_pieces(v), text, labels, True]])
+            n = len(v["toks"])
+            for max_n in {max(1, n), 16 * max(1, n), n + 3}:
+                cases.append(["card", [f"<{type(tok).__name__}> & co", "what it \"is\" · Python only", tok.vocab_size,
+                                       v, text, labels, max_n % 2 == 0, max_n]])
+    # Views made by hand: the merge just taken, the unknown token, a gap, a character
+    # whose bytes two tokens share, the same span for several tokens, ids with no label.
+    text = "aé🙂 b\n"
+    hand = {"1": "a", "2": "é", "3": "\U0001f642", "4": " b", "5": "<0xC3>", "6": "<0xA9>", "7": "<unk>", "8": "'\"<&>"}
+    for v in ({"mode": "bytes", "toks": [[1, 0, 2, 1], [2, 2, 3, 0], [3, 3, 9, 2], [4, 9, 11, 0]]},
+              {"mode": "bytes", "toks": [[1, 0, 1, 0], [5, 1, 2, 1], [6, 2, 3, 0], [9, 3, 5, 2]]},
+              {"mode": "chars", "toks": [[5, 1, 2, 1], [6, 1, 2, 0], [7, 2, 3, 2], [8, 3, 4, 0], [99, 5, 6, 0]]},
+              {"mode": "chars", "toks": [[8, 0, 1, 1], [4, 4, 6, 0]]},
+              {"mode": "chars", "toks": [[4, 0, 1, 0], [8, 0, 1, 1], [2, 1, 2, 0], [99, 1, 2, 0]]},
+              {"mode": "pieces", "toks": [[8, 0, 1, 1], [7, 1, 2, 2], [-1, 2, 3, 0], [1234567, 3, 4, 3]]}):
+        for show_ids in (False, True):
+            cases.append(["view", [v, text, hand, show_ids]])
+    for i in [*range(0, 400, 7), -1, 65535, 1234567]:
+        cases.append(["pill", [i, hand.get(str(i % 9), f"piece {i}\t\n"), " tokx-new" if i % 2 else ""]])
+    # The merge explorer's step, at every k of a small run, with the counts of its data.
+    e = MergeExplorer(BPETokenizer().train(small, vocab_size=150, trace=True), SAMPLE, corpus=small)
+    d = e.data
+    names = {str(i): name for i, name in enumerate(d["names"])}
+    for k in range(d["K"] + 1):
+        made = sum(1 for t in e.tokens_at(k) if t[3] & 1)
+        cases.append(["mergeInfo", [k, d["merges"][k - 1] if k else d["merges"][0], d["count_label"], made, names]])
+        cases.append(["pairRows", [d["tops"][max(0, k - 1)], d["merges"][max(0, k - 1)], names]])
+        cases.append(["mergeStats", [d["sample_tokens"][k], d["n_chars"], [d["corpus_chars"], d["corpus_tokens"][k]]]])
+    for n, chars in [(8, 9), (16, 1), (3, 7), (1, 1_234_567), (7, 10)]:
+        cases.append(["mergeStats", [n, chars, None]])
+        cases.append(["mergeStats", [n, chars, [chars * 3, n * 2]]])
+    cases.append(["pairRows", [[1, 2, 16, 3, 4, 1, 5, 6, 3, 7, 8, 10], [3, 4], hand]])
+    cases.append(["pairRows", [[], [1, 2], hand]])
+    return cases
+
+
+def python_markup(case: list) -> str:
+    """What tokref.explorer's Python renderers draw for one of the cases."""
+    from tokref.explorer.compare import card
+    from tokref.explorer.merge import merge_info, merge_stats, pair_rows
+    from tokref.explorer.render import pill, render_view, vis
+
+    def lab(labels: dict[str, str]):
+        return lambda i: labels.get(str(i), f"#{i}")
+
+    fn, a = case
+    if fn == "vis":
+        return vis(a[0])
+    if fn == "pill":
+        return pill(*a)
+    if fn == "view":
+        return render_view(a[0], a[1], lab(a[2]), a[3])
+    if fn == "card":
+        return card(a[0], a[1], a[2], a[3], a[4], lab(a[5]), a[6], a[7])
+    if fn == "mergeInfo":
+        return merge_info(a[0], a[1], a[2], a[3], lab(a[4]))
+    if fn == "mergeStats":
+        return merge_stats(*a)
+    assert fn == "pairRows"
+    return pair_rows(a[0], a[1], lab(a[2]))
+
+
+def assert_same_markup(cases: list[list], got: list[str]) -> None:
+    assert len(got) == len(cases)
+    kinds = Counter()
+    for case, js in zip(cases, got):
+        assert js == python_markup(case), case
+        kinds[case[0]] += 1
+    assert set(kinds) == {"vis", "pill", "view", "card", "mergeInfo", "pairRows", "mergeStats"}
+
+
+def test_render_cases_cover_every_mode_and_mark(render_cases):
+    drawn = "".join(python_markup(c) for c in render_cases)
+    modes = {c[1][0]["mode"] for c in render_cases if c[0] == "view"}
+    assert modes == {"chars", "bytes", "pieces"}
+    for mark in ("␣", "⏎", "⇥", "␍", "·", "tokx-unk", "tokx-new", "tokx-split", "tokx-gap", "tokx-sfx",
+                 'class="tokx-id"', "&lt;b&gt;", "&#x27;", "🙂", "👍🏽", "你好", ">F0</span>", ">C3</span>",
+                 'width:6.2%', "1.12 characters per token"):
+        assert mark in drawn, mark
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="no node: tests/test_browser.py runs the renderers in Chromium")
+def test_javascript_renderers_draw_what_python_draws_in_node(render_cases, tmp_path):
+    harness = tmp_path / "render.js"
+    harness.write_text(
+        "globalThis.window = globalThis;\n" + script()
+        + "\nconst cases = JSON.parse(require('fs').readFileSync(0, 'utf8'));\n"
+        + f"process.stdout.write(JSON.stringify(({RENDER_JS})(cases)));\n", encoding="utf-8")
+    out = subprocess.run(["node", str(harness)], input=json.dumps(render_cases), capture_output=True, text=True,
+                         encoding="utf-8", timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert_same_markup(render_cases, json.loads(out.stdout))

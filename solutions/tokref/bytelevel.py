@@ -82,7 +82,6 @@ from .ranks import (  # noqa: F401 - ENDOFTEXT is imported from here
     ENDOFTEXT,
     OPENAI_ENCODINGS,
     bpe_encode_piece,
-    bpe_split_piece,
     check_mergeable_ranks,
     id_table,
     load_tiktoken_ranks,
@@ -105,12 +104,6 @@ __all__ = [
 ]
 
 _CACHE_LIMIT = 1 << 18  # distinct pieces memoised by encode before the memo is emptied
-
-
-def _bpe_parts(piece: bytes, ranks: Mapping[bytes, int], *, max_rank: int) -> list[bytes]:
-    """The tokens ``bpe_encode_piece`` makes of ``piece`` using only ranks below ``max_rank``."""
-    # transitional: remove when the explorer uses bpe_encode_piece
-    return bpe_split_piece(piece, ranks, max_rank=max_rank)
 
 
 # ---------------------------------------------------------------------------------------

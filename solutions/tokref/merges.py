@@ -43,6 +43,7 @@ __all__ = [
     "MergeResult",
     "MergeStep",
     "PairCounts",
+    "Descending",
 ]
 
 K = TypeVar("K", bytes, str)
@@ -159,19 +160,25 @@ def best_pair(
     return max(counts, key=lambda p: (counts[p], key(p[0]), key(p[1])))
 
 
-class _Desc(Generic[K]):
-    """Reverses the order of a key, so that a min-heap pops the *greatest* key first."""
+class Descending(Generic[K]):
+    """Reverses the order of a key, so that a min-heap pops the *greatest* key first:
+    the heap key of the tie rule (of pairs with one count, the greatest
+    ``(symbols[a], symbols[b])`` is merged). The merge explorer's replay uses it too.
+
+    >>> sorted([Descending((b"a", b"b")), Descending((b"b", b"a"))])[0].key
+    (b'b', b'a')
+    """
 
     __slots__ = ("key",)
 
     def __init__(self, key: tuple[K, K]) -> None:
         self.key = key
 
-    def __lt__(self, other: _Desc[K]) -> bool:
+    def __lt__(self, other: Descending[K]) -> bool:
         return self.key > other.key
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Desc) and self.key == other.key
+        return isinstance(other, Descending) and self.key == other.key
 
 
 @dataclass(frozen=True)
@@ -309,7 +316,7 @@ def train_merges(
     symbols = list(symbols)
     index = PairCounts(words)
     pair_counts = index.counts
-    heap = [(-c, _Desc((symbols[p[0]], symbols[p[1]])), p) for p, c in pair_counts.items()]
+    heap = [(-c, Descending((symbols[p[0]], symbols[p[1]])), p) for p, c in pair_counts.items()]
     heapq.heapify(heap)
 
     bar = None
@@ -331,7 +338,7 @@ def train_merges(
         steps.append(MergeStep(len(merges) - 1, pair, count, new_id))
         for p, c in index.merge(pair, new_id).items():
             if c > 0:
-                heapq.heappush(heap, (-c, _Desc((symbols[p[0]], symbols[p[1]])), p))
+                heapq.heappush(heap, (-c, Descending((symbols[p[0]], symbols[p[1]])), p))
         if bar is not None:
             bar.update(1)
     if bar is not None:

@@ -153,15 +153,3 @@ __all__ = [
 ]
 
 # ---------------------------------------------------------------------------
-# Transitional aliases: the private names the explorer imported from the old module
-# (tokref/wordpiece.py). To be removed once the explorer uses the public names above.
-# ---------------------------------------------------------------------------
-
-_lower = lowercase_char
-_nfd = nfd_char
-_ccc = combining_class
-_HF_OTHER = unicode_tables()["other"]
-_HF_PUNCTUATION = unicode_tables()["punctuation"]
-_HF_NONSPACING_MARK = unicode_tables()["nonspacing_mark"]
-_CJK_RANGES = unicode_tables()["cjk"]
-_WHITESPACE = unicode_tables()["whitespace"]
