@@ -10,7 +10,6 @@ therefore get every table they need from Python, as code-point ranges (a flat li
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
@@ -19,6 +18,7 @@ from typing import Any
 from ..bpe import EOW
 from ..word import WORD_PATTERN
 from ..wordpiece import combining_class, lowercase_char, nfd_char, unicode_tables
+from ..unigram.normalize import collapse_whitespace_aligned
 from .jsregex import all_chars, engine_class, js_regex, to_ranges
 from .protocols import encode_plain, tokref_kind, unk_id
 from .render import UNK
@@ -251,22 +251,7 @@ def unigram_aligned(text: str, normalization: str) -> tuple[str, list[int], list
         parts.append(piece)
         st += [a] * len(piece)
         en += [b] * len(piece)
-    nf = "".join(parts)
-    out: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
-    prev_end = -1
-    for m in re.finditer(r"\S+", nf):
-        a, b = m.start(), m.end()
-        if prev_end >= 0:
-            out.append(" ")
-            starts.append(st[prev_end])
-            ends.append(en[a - 1])
-        out.append(m.group())
-        starts += st[a:b]
-        ends += en[a:b]
-        prev_end = b
-    return "".join(out), starts, ends
+    return collapse_whitespace_aligned("".join(parts), st, en)
 
 
 def unigram_view(tok: Any, text: str) -> dict[str, Any]:

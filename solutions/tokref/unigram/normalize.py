@@ -112,7 +112,19 @@ def normalize_aligned(
     if normalization == "identity":
         n = len(text)
         return text, list(range(n)), list(range(1, n + 1))
-    nf, st, en = nfkc_aligned(text)
+    return collapse_whitespace_aligned(*nfkc_aligned(text))
+
+
+def collapse_whitespace_aligned(
+    nf: str, st: list[int], en: list[int]
+) -> tuple[str, list[int], list[int]]:
+    """Normalized text with spans (``st[k]:en[k]`` behind character ``k``) → the same
+    with leading and trailing whitespace dropped and each inner run of whitespace made
+    one space that spans the run (SentencePiece's ``remove_extra_whitespaces``).
+
+    >>> collapse_whitespace_aligned(" a  b", [0, 1, 2, 3, 4], [1, 2, 3, 4, 5])
+    ('a b', [1, 2, 4], [2, 4, 5])
+    """
     out: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
