@@ -154,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     def encode_tokref() -> list[list[int]]:
         return [tok.encode(line) for line in lines]
 
-    t_cold, ids_cold = timed(encode_tokref, args.repeat, setup=tok._cache.clear)
+    t_cold, ids_cold = timed(encode_tokref, args.repeat, setup=tok.clear_cache)
     t_warm, ids_warm = timed(encode_tokref, args.repeat)
     t_sp_enc, ids_sp = timed(lambda: sp.encode(normalized, num_threads=1), args.repeat)
     t_hf, encs = timed(lambda: hf.encode_batch(normalized, add_special_tokens=False), args.repeat)
@@ -184,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.profile:
         profile("tokref training", lambda: UnigramTokenizer().train(texts, V), args.top)
-        tok._cache.clear()
+        tok.clear_cache()
         profile("tokref encoding, cold cache", encode_tokref, args.top)
 
     if args.json:

@@ -1,9 +1,11 @@
-"""The base class every tokenizer in tokref shares, and the input checks they all use.
+"""The base class every tokenizer in tokref shares: the vocabulary, the public API, files.
 
 A tokenizer maps text to a list of integer ids and back. Subclasses implement
-``train`` and a few hooks (``_encode_with_offsets``, ``_id_to_piece``, ``_join``,
-``_to_config``/``_from_config``); the base class provides the public API with its
-input checks, the offsets, and versioned, type-tagged JSON files (never pickle).
+``train`` and a few hooks (``_encode_with_offsets``, ``_join``,
+``_to_config``/``_from_config``); the base class owns the vocabulary (``pieces``,
+``vocab``, ``unk_id``, the default special tokens) and provides the public API with its
+input checks (from :mod:`tokref.checks`, re-exported here), the offsets, and versioned,
+type-tagged JSON files (never pickle).
 
 >>> from tokref import CharTokenizer
 >>> tok = CharTokenizer().train("hello")
