@@ -156,7 +156,7 @@ def check_int(value: object, *, name: str, minimum: int | None = None) -> int:
     ...
     TypeError: k must be int, not bool (True)
     """
-    if isinstance(value, bool) or not isinstance(value, Integral):
+    if not is_integer(value):
         raise TypeError(f"{name} must be int, not {type(value).__name__} ({value!r})")
     v = int(value)
     if minimum is not None and v < minimum:

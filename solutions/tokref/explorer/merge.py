@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 import regex
 
-from ..checks import check_text, check_texts
+from ..checks import check_text, check_texts, is_integer
 from ..bpe import EOW, word_counts
 from ..pretokenize import count_pretokens
 from .faces import Explorer, css_widget, widgets
@@ -165,7 +165,7 @@ class MergeExplorer(Explorer):
         sample = check_text(sample, name="sample")
         if not sample:
             raise ValueError("sample must be a non-empty string")
-        if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
+        if not is_integer(max_steps) or max_steps < 1:
             raise ValueError(f"max_steps must be a positive int, not {max_steps!r}")
         self.tokenizer = tokenizer
         trace = list(tokenizer.trace)  # type: ignore[arg-type]
