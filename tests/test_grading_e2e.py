@@ -411,8 +411,10 @@ def check_feedback_says_what_failed(graded):
     assert errors("feedback/overlap/bpe/bpe.html")[0] == "left to right, without overlap: [9, 1]"
     bytelevel = errors("feedback/partial/bytelevel/bytelevel.html")
     assert bytelevel[0] == "utf8_encode must return a list, not a bytes"
-    assert bytelevel[1].startswith("encode('aaaaa', {b'\\x00': 0, b'\\x01': 1,"), bytelevel
-    assert bytelevel[1].endswith("{'<x>': 262}) [case 2][0]: expected 259, got 260"), bytelevel
+    # The rightmost-first encoder, caught by a visible test that states the rule.
+    assert bytelevel[1].startswith("encode('aaa', ranks, {}) with aa (256) returned [97, 256], "
+                                   "expected [256, 97]"), bytelevel
+    assert "the leftmost goes first" in bytelevel[1], bytelevel
 
 
 def check_output_is_cut_in_the_autograded_notebook(graded):
