@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, copy_course
-from test_grading_e2e import run, solutions, submission, write_nb
+from test_grading_e2e import check_partial_credit_cell_by_cell, run, solutions, submission, write_nb
 
 pytestmark = pytest.mark.slow
 
@@ -106,8 +106,9 @@ def wordpiece_submissions(full: dict[str, str]) -> dict[str, tuple[dict[str, str
     return {
         "full": (full, "every part right"),
         "stub": ({}, "nothing done"),
-        # Floats for Fractions (visible tests), ties without rule 2 (hidden tests), a
-        # search that backtracks (visible tests): parts 1 and 4 (2 + 2).
+        # Floats for Fractions (all of part 2), ties without rule 2 (part 3's edge cases
+        # and breadth), a search that backtracks (part 5's basic and breadth cells):
+        # parts 1 and 4 (2 + 2), part 3's basic cell (1) and part 5's edge cases (0.5).
         "partial": ({**full, "wordpiece-pair-scores": WORDPIECE_FLOAT_SCORES,
                      "wordpiece-best-pair": WORDPIECE_TIES_WITHOUT_COUNT,
                      "wordpiece-encode-word": WORDPIECE_BACKTRACKING}, "parts 1 and 4"),
@@ -118,9 +119,10 @@ def unigram_submissions(full: dict[str, str]) -> dict[str, tuple[dict[str, str],
     return {
         "full": (full, "every part right"),
         "stub": ({}, "nothing done"),
-        # Another tie rule (hidden tests), probabilities that underflow on the long text
-        # (visible tests), NumPy floats (visible tests): parts 3 and 5 (3 + 2). prune
-        # only needs viterbi's scores, which are right.
+        # Another tie rule (part 1's edge cases and breadth), probabilities that underflow
+        # on long texts (part 2's edge cases and breadth), NumPy floats (all of part 4):
+        # parts 3 and 5 (3 + 2) and the basic cells of parts 1 and 2 (1 + 1). prune only
+        # needs viterbi's scores, which are right.
         "partial": ({**full, "unigram-viterbi": UNIGRAM_FEWEST_PIECES,
                      "unigram-forward": UNIGRAM_NO_LOG_SPACE,
                      "unigram-em-step": UNIGRAM_NUMPY_LOGS}, "parts 3 and 5"),
@@ -130,10 +132,22 @@ def unigram_submissions(full: dict[str, str]) -> dict[str, tuple[dict[str, str],
 EXPECTED = {  # (assignment, student) -> (score, status)
     ("wordpiece", "full"): (10, "graded"),
     ("wordpiece", "stub"): (0, "graded"),
-    ("wordpiece", "partial"): (4, "graded"),
+    ("wordpiece", "partial"): (5.5, "graded"),
     ("unigram", "full"): (10, "graded"),
     ("unigram", "stub"): (0, "graded"),
-    ("unigram", "partial"): (5, "graded"),
+    ("unigram", "partial"): (7, "graded"),
+}
+# The cells each partial submission loses, each in full (partial credit, cell by cell).
+LOST = {
+    ("wordpiece", "partial"): {"wordpiece-pair-scores-basic", "wordpiece-pair-scores-edges",
+                               "wordpiece-pair-scores-breadth", "wordpiece-best-pair-edges",
+                               "wordpiece-best-pair-breadth", "wordpiece-encode-word-basic",
+                               "wordpiece-encode-word-breadth"},
+    ("unigram", "partial"): {"unigram-viterbi-edges", "unigram-viterbi-breadth",
+                             "unigram-forward-edges", "unigram-forward-breadth",
+                             "unigram-em-step-basic", "unigram-em-step-edges",
+                             "unigram-em-step-breadth"},
+    ("wordpiece", "full"): set(), ("unigram", "full"): set(),
 }
 
 
@@ -188,6 +202,7 @@ def test_grading_subword_assignments_end_to_end(tmp_path):
         assert float(graded["grades"][key]["score"]) == score, key
         assert float(graded["grades"][key]["max_score"]) == 10, key
     assert graded["returncode"] == 0
+    check_partial_credit_cell_by_cell(graded, LOST)
 
     # Feedback for everyone, saying what failed.
     for assignment, student in EXPECTED:
@@ -197,17 +212,18 @@ def test_grading_subword_assignments_end_to_end(tmp_path):
     stub = (course / "feedback/stub/unigram/unigram.html").read_text(encoding="utf-8")
     assert "NotImplementedError" in stub and "replace this line with your code" in stub
 
+    # One message per lost cell, in order: the visible test that caught the mistake.
     wordpiece = errors(course, "feedback/partial/wordpiece/wordpiece.html")
-    assert len(wordpiece) == 3, wordpiece
+    assert len(wordpiece) == len(LOST[("wordpiece", "partial")]), wordpiece
     assert wordpiece[0] == "each score must be a fractions.Fraction, not a float", wordpiece
-    assert wordpiece[1].startswith("best_pair({('p', '##u'): 1, ('h', '##u'): 3}): expected ('h', '##u')") \
-        and "the pair that occurs most often wins" in wordpiece[1], wordpiece
-    assert wordpiece[2].startswith("encode_word('abcd'") and "greedy: ab, ##c, then nothing for d" in wordpiece[2], \
+    assert wordpiece[3].startswith("best_pair({('p', '##u'): 1, ('h', '##u'): 3}): expected ('h', '##u')") \
+        and "the pair that occurs most often wins" in wordpiece[3], wordpiece
+    assert wordpiece[5].startswith("encode_word('abcd'") and "greedy: ab, ##c, then nothing for d" in wordpiece[5], \
         wordpiece
     partial = errors(course, "feedback/partial/unigram/unigram.html")
-    assert len(partial) == 3, partial
+    assert len(partial) == len(LOST[("unigram", "partial")]), partial
     assert partial[0].startswith("viterbi('abcde'"), partial
-    assert partial[1].startswith("forward(") and "log-sum-exp" in partial[1], partial
-    assert partial[2].startswith("the log-probabilities must be floats"), partial
+    assert partial[2].startswith("forward(") and "log-sum-exp" in partial[2], partial
+    assert partial[4].startswith("the log-probabilities must be floats"), partial
     page = (course / "feedback/partial/unigram/unigram.html").read_text(encoding="utf-8")
     assert "ValueError" in page and "math domain error" in page  # forward: log(0.0)
