@@ -35,10 +35,13 @@ REFERENCE = {
     "words": tokref.word,
     "bpe": {
         "count_pairs": tokref.merges.count_pairs,
-        "merge_pair": "(word, pair, new_id)",  # tokref.merges.merge_pair(word, pair, new), on ids
-        "train_bpe": "(words, n_merges)",  # train_merges(words, [bytes([i]) for i in range(256)], n_merges).merges
-        "encode": "(text, merges)",  # encode_with_merges(list(text.encode("utf-8")), merges)
-        "decode": tokref.merges.decode_with_merges,
+        "merge_pair": "(word, pair)",  # tokref.merges.merge_pair(word, pair, pair[0] + pair[1])
+        # base = sorted characters + ["</w>"]; train_merges(id words, base, n_merges), merges
+        # mapped back to (symbols[a], symbols[b]); cases where a merged string repeats are dropped
+        "train_bpe": "(word_counts, n_merges)",
+        # [s for w in text.split() for s in tokref.bpe.apply_merges([*w, "</w>"], ranks)], ranks = first index
+        "tokenize": "(text, merges)",
+        "decode": "(tokens)",  # "".join(tokens).replace("</w>", " ").rstrip(" ")
     },
     "bytelevel": {
         "utf8_encode": "(text)",  # list(text.encode("utf-8"))
@@ -148,33 +151,51 @@ def test_grade_ids_are_unique_across_the_course():
         assert re.fullmatch(r"[a-z]+(-[a-z0-9]+)+", gid), f"grade_id {gid!r}: use <assignment>-<part>-..."
 
 
+KINDS = ("basic", "edges", "breadth")  # the graded cells of every part, in this order
+KIND_NAMES = {"basic": "basic", "edges": "edge cases", "breadth": "breadth"}
+
+
 @pytest.mark.parametrize("path", SOURCE, ids=lambda p: p.parent.name)
 def test_graded_cells(path):
-    """Every graded cell is a locked test cell that starts with a docstring saying what it
-    checks, has visible tests and hidden tests, and its points are those of the intro's table."""
+    """Every part is graded in three locked test cells, for partial credit: ``-basic``
+    (the task's examples and main rule), ``-edges`` (edge cases) and ``-breadth`` (a
+    visible seeded-random check, then the hidden tests). Each starts with a docstring
+    naming its part and kind and has visible asserts; only the breadth cell has hidden
+    tests, of the part's function; a part's cells share the points of the intro's table."""
     cells = load(path)["cells"]
-    tested, function = [], None
+    parts: dict[str, list[tuple[str, float]]] = {}
+    function = None
     for cell in cells:
         meta = nbgrader_meta(cell)
-        if meta.get("solution"):
+        if meta.get("solution") and cell["cell_type"] == "code":
             assert "### BEGIN SOLUTION" in source(cell) and "### END SOLUTION" in source(cell)
             head = source(cell).split("### BEGIN SOLUTION")[0]
             function = re.search(r"^def (\w+)\(", head, re.M).group(1)
             assert '"""' in head, f"{function}: put the docstring before ### BEGIN SOLUTION"
-        if not meta.get("grade"):
+        if not meta.get("grade") or meta.get("solution"):
             continue
-        text = source(cell)
-        assert meta["locked"] and not meta["solution"] and cell["cell_type"] == "code"
-        assert re.match(r'"""\S.*"""\n', text), f"{meta['grade_id']}: start with a one-line docstring"
+        gid, text = meta["grade_id"], source(cell)
+        assert meta["locked"] and cell["cell_type"] == "code", gid
+        kind = gid.rsplit("-", 1)[1]
+        assert kind in KINDS, f"{gid}: a test cell's grade_id ends with one of {KINDS}"
+        assert re.match(rf'"""Part \d+, {KIND_NAMES[kind]}: \S.*"""\n', text), (
+            f"{gid}: start with a one-line docstring \"\"\"Part N, {KIND_NAMES[kind]}: ...\"\"\"")
         visible, _, hidden = text.partition("### BEGIN HIDDEN TESTS")
-        assert "assert" in visible and "tokref" not in visible, meta["grade_id"]
-        assert hidden.rstrip().endswith("### END HIDDEN TESTS"), meta["grade_id"]
-        check_hidden_section(meta["grade_id"], hidden.rsplit("### END HIDDEN TESTS", 1)[0], function)
-        tested.append((function, meta["points"]))
+        assert "assert" in visible and "tokref" not in visible, gid
+        if kind == "breadth":
+            assert hidden.rstrip().endswith("### END HIDDEN TESTS"), f"{gid}: the breadth cell holds the hidden tests"
+            check_hidden_section(gid, hidden.rsplit("### END HIDDEN TESTS", 1)[0], function)
+        else:
+            assert not hidden, f"{gid}: hidden tests go in the part's breadth cell"
+        parts.setdefault(function, []).append((kind, meta["points"]))
+    for name, graded in parts.items():
+        assert [k for k, _ in graded] == list(KINDS), f"{name}: the test cells must be {KINDS}, in order"
+        assert all(points > 0 for _, points in graded), name
     intro = source(cells[0])
     table = [(name, int(points)) for name, points
              in re.findall(r"^\| \d+ \| `(\w+)\(.*\| (\d+) \|$", intro, re.M)]
-    assert tested == table, "the points of the test cells differ from the intro's table"
+    tested = [(name, sum(p for _, p in graded)) for name, graded in parts.items()]
+    assert tested == table, "the points of each part's test cells differ from the intro's table"
     assert sum(points for _, points in tested) == 10
 
 

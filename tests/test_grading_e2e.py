@@ -1,5 +1,7 @@
 """The whole grading pipeline on a throw-away copy of the course, with submissions that
-go right and wrong in every way we know, and exact scores.
+go right and wrong in every way we know, and exact scores — in total and cell by cell:
+each part is graded in three cells (basic, edge cases, breadth), and ``LOST`` lists the
+cells each submission must lose.
 
 ``autograder/release.py`` generates the assignments, the submissions are written to
 ``submitted/`` (chars, bpe, bytelevel) and to an LMS-style ``downloaded/words/archive/``
@@ -64,6 +66,12 @@ def submission(student_nb: dict, code: dict[str, str]) -> dict:
 CHARS_WRONG_ENCODE = '''
 def encode_chars(text, vocab, *, unk_token="<unk>"):
     return [vocab[ch] for ch in text if ch in vocab]  # drops unknown characters
+'''
+CHARS_UNK_EAGER = '''
+def encode_chars(text, vocab, *, unk_token="<unk>"):
+    if unk_token not in vocab:  # raises even when every character is known
+        raise ValueError(f"{unk_token!r} is not in the vocabulary")
+    return [vocab.get(ch, vocab[unk_token]) for ch in text]
 '''
 CHARS_LOOKALIKE_DECODE = '''
 class Anything:
@@ -130,7 +138,8 @@ def count_pairs(words):
     return counts  # a Counter, not a dict
 '''
 BPE_TIES_BY_ORDER = '''
-def train_bpe(words, n_merges):
+def train_bpe(word_counts, n_merges):
+    words = {(*word, "</w>"): count for word, count in word_counts.items()}
     merges = []
     for _ in range(n_merges):
         counts = count_pairs(words)
@@ -138,17 +147,17 @@ def train_bpe(words, n_merges):
             break
         pair = max(counts, key=counts.get)  # ties: the pair counted first wins
         merges.append(pair)
-        words = {tuple(merge_pair(w, pair, 255 + len(merges))): c for w, c in words.items()}
+        words = {tuple(merge_pair(w, pair)): c for w, c in words.items()}
     return merges
 '''
 BPE_OVERLAPPING = '''
-def merge_pair(word, pair, new_id):
+def merge_pair(word, pair):
     out, i = [], 0
     while i < len(word):
         if i + 1 < len(word) and (word[i], word[i + 1]) == tuple(pair):
-            out.append(new_id)
+            out.append(word[i] + word[i + 1])
             if i + 2 < len(word) and (word[i + 1], word[i + 2]) == tuple(pair):
-                i += 1  # overlapping occurrences merged too: (1, 1, 1) gives [9, 9]
+                i += 1  # overlapping occurrences merged too: a a a gives aa aa
             else:
                 i += 2
         else:
@@ -192,6 +201,9 @@ def chars_submissions(full: dict[str, str]) -> dict[str, tuple[dict[str, str], s
         # Part 1 and 4 right (3 + 2), part 2 wrong, part 3 a look-alike.
         "partial": ({**full, "chars-encode": CHARS_WRONG_ENCODE,
                      "chars-decode": CHARS_LOOKALIKE_DECODE}, "parts 1 and 4"),
+        # Partial credit inside a part: encode_chars right on the examples, wrong on the
+        # edge case of a vocabulary without <unk> that knows every character.
+        "edge": ({**full, "chars-encode": CHARS_UNK_EAGER}, "all but part 2's edge cases"),
         # Parts 1 and 2 right (3 + 3), then the kernel dies in part 3's cell.
         "dead": ({**full, "chars-decode": CHARS_DIES}, "parts 1 and 2"),
         # Part 2's tests time out (interrupted); parts 1, 3, 4 right (3 + 2 + 2).
@@ -208,9 +220,10 @@ def words_submissions(full: dict[str, str]) -> dict[str, tuple[dict[str, str], s
     return {
         "full": (full, "every part right"),
         "stub": ({}, "nothing done"),
-        # Parts 1 and 4 right (2 + 2); a Counter, ties in dict order, a NumPy float.
+        # Parts 1 and 4 right (2 + 2), and part 2's edge cases (0.5): a Counter (a dict
+        # on the edge cases, not the type asked for), ties in dict order, a NumPy float.
         "partial": ({**full, "words-count": WORDS_COUNTER, "words-build-vocab": WORDS_TIES_BY_ORDER,
-                     "words-oov-rate": WORDS_NUMPY_FLOAT}, "parts 1 and 4"),
+                     "words-oov-rate": WORDS_NUMPY_FLOAT}, "parts 1 and 4, part 2's edge cases"),
         # An id with underscores, downloaded as j_smith_words.ipynb: student j_smith, not j.
         "j_smith": (full, "every part right"),
     }
@@ -220,12 +233,16 @@ def bpe_submissions(full: dict[str, str]) -> dict[str, tuple[dict[str, str], str
     return {
         "full": (full, "every part right"),
         "stub": ({}, "nothing done"),
-        # Parts 2, 4 and 5 right (2 + 2 + 1); a Counter, ties in dict order.
+        # Parts 2, 4 and 5 right (2 + 2 + 1) and part 1's edge cases (0.5): a Counter
+        # (equal to the dicts of the edge cases, but not the type asked for), ties in
+        # dict order.
         "partial": ({**full, "bpe-count-pairs": BPE_COUNTER, "bpe-train": BPE_TIES_BY_ORDER},
-                    "parts 2, 4 and 5"),
-        # A wrong merge_pair costs its part and the two that call it (3 and 4): parts 1
-        # and 5 right (2 + 1).
-        "overlap": ({**full, "bpe-merge-pair": BPE_OVERLAPPING}, "parts 1 and 5"),
+                    "parts 2, 4 and 5, part 1's edge cases"),
+        # Overlapping merges: all of part 2, and the edge cases and breadth of the two
+        # parts that call merge_pair (3 and 4), whose basic examples hold no run like
+        # a a a: parts 1 and 5 (2 + 1), and the basic cells of parts 3 and 4 (1 + 1).
+        "overlap": ({**full, "bpe-merge-pair": BPE_OVERLAPPING},
+                    "parts 1 and 5, the basic cells of parts 3 and 4"),
     }
 
 
@@ -233,10 +250,11 @@ def bytelevel_submissions(full: dict[str, str]) -> dict[str, tuple[dict[str, str
     return {
         "full": (full, "every part right"),
         "stub": ({}, "nothing done"),
-        # Parts 2, 3 and 4 right (1 + 2 + 2); bytes for a list, and equal ranks joined
-        # rightmost first, which only the hidden tests catch.
+        # Parts 2, 3 and 4 right (1 + 2 + 2) and part 5's basic cell (1): bytes for a
+        # list, and equal ranks joined rightmost first, which the task's examples do not
+        # show and part 5's edge cases and breadth catch.
         "partial": ({**full, "bytelevel-utf8-encode": BYTELEVEL_BYTES,
-                     "bytelevel-encode": BYTELEVEL_RIGHTMOST}, "parts 2, 3 and 4"),
+                     "bytelevel-encode": BYTELEVEL_RIGHTMOST}, "parts 2, 3 and 4, part 5's basic cell"),
     }
 
 
@@ -245,6 +263,7 @@ EXPECTED = {
     ("chars", "full"): (10, "graded"),
     ("chars", "stub"): (0, "graded"),
     ("chars", "partial"): (5, "graded"),
+    ("chars", "edge"): (8, "graded"),
     ("chars", "dead"): (6, "kernel died"),
     ("chars", "loop"): (7, "timed out"),
     ("chars", "stuck"): (3, "kernel died"),
@@ -254,15 +273,39 @@ EXPECTED = {
     ("chars", "empty"): (None, "missing from gradebook"),
     ("words", "full"): (10, "graded"),
     ("words", "stub"): (0, "graded"),
-    ("words", "partial"): (4, "graded"),
+    ("words", "partial"): (4.5, "graded"),
     ("words", "j_smith"): (10, "graded"),
     ("bpe", "full"): (10, "graded"),
     ("bpe", "stub"): (0, "graded"),
-    ("bpe", "partial"): (5, "graded"),
-    ("bpe", "overlap"): (3, "graded"),
+    ("bpe", "partial"): (5.5, "graded"),
+    ("bpe", "overlap"): (5, "graded"),
     ("bytelevel", "full"): (10, "graded"),
     ("bytelevel", "stub"): (0, "graded"),
-    ("bytelevel", "partial"): (5, "graded"),
+    ("bytelevel", "partial"): (6, "graded"),
+}
+
+
+
+def cells(assignment: str, *parts: str, kinds: tuple[str, ...] = ("basic", "edges", "breadth")) -> set[str]:
+    return {f"{assignment}-{part}-{kind}" for part in parts for kind in kinds}
+
+
+EDGES_BREADTH = ("edges", "breadth")
+# The cells each submission loses, each in full (partial credit, cell by cell).
+LOST = {
+    ("chars", "full"): set(),
+    ("chars", "partial"): cells("chars", "encode", "decode"),
+    ("chars", "edge"): cells("chars", "encode", kinds=EDGES_BREADTH),
+    ("chars", "dead"): cells("chars", "decode", "unk-rate"),
+    ("chars", "loop"): cells("chars", "encode"),
+    ("chars", "stuck"): cells("chars", "encode", "decode", "unk-rate"),
+    ("words", "partial"): cells("words", "build-vocab", "oov-rate")
+    | cells("words", "count", kinds=("basic", "breadth")),
+    ("bpe", "full"): set(),
+    ("bpe", "partial"): cells("bpe", "train") | cells("bpe", "count-pairs", kinds=("basic", "breadth")),
+    ("bpe", "overlap"): cells("bpe", "merge-pair") | cells("bpe", "train", "tokenize", kinds=EDGES_BREADTH),
+    ("bytelevel", "full"): set(),
+    ("bytelevel", "partial"): cells("bytelevel", "utf8-encode") | cells("bytelevel", "encode", kinds=EDGES_BREADTH),
 }
 
 
@@ -276,6 +319,32 @@ def run(cmd: list[str], cwd: Path) -> subprocess.CompletedProcess:
     print(proc.stdout)
     print(proc.stderr[-20_000:], file=sys.stderr)
     return proc
+
+
+def cell_scores(course: Path, assignment: str, student: str) -> dict[str, tuple[float, float]]:
+    """{grade_id: (score, max_score)} of every graded cell of a submission, as nbgrader's
+    gradebook holds them (what formgrader shows and ``grades.csv`` adds up)."""
+    import warnings
+
+    from nbgrader.api import Gradebook
+
+    warnings.filterwarnings("ignore", message=".*not in session.*")  # nbgrader's API, SQLAlchemy 2
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        nb = gb.find_submission_notebook(assignment, assignment, student)
+        return {g.name: (g.score, g.max_score) for g in nb.grades}
+
+
+def check_partial_credit_cell_by_cell(graded, expected_lost: dict[tuple[str, str], set[str]]) -> None:
+    """Each part is graded in three cells (basic, edge cases, breadth): a submission loses
+    exactly the cells listed, each in full, and keeps every other cell's points."""
+    for (assignment, student), lost in expected_lost.items():
+        scores = cell_scores(graded["course"], assignment, student)
+        assert lost <= set(scores), (assignment, student, lost - set(scores))
+        got = {gid for gid, (score, top) in scores.items() if score < top}
+        assert got == lost, f"{assignment}/{student}: lost {sorted(got)}, expected {sorted(lost)}"
+        assert all(score in (0, top) for score, top in scores.values()), (assignment, student, scores)
+        total = float(graded["report"][(assignment, student)]["score"])
+        assert sum(score for score, _ in scores.values()) == total, (assignment, student, scores)
 
 
 def grade_everything(course: Path) -> dict:
@@ -362,7 +431,7 @@ def check_grades_csv_agrees_with_the_report(graded):
 def check_report_names_what_went_wrong(graded):
     report = graded["report"]
     assert "chars-decode" in report[("chars", "dead")]["details"]
-    assert "timed out in chars.ipynb, cell chars-encode-tests" in report[("chars", "loop")]["details"]
+    assert "timed out in chars.ipynb, cell chars-encode-basic" in report[("chars", "loop")]["details"]
     assert "could not be interrupted" in report[("chars", "stuck")]["details"]
     assert "output truncated in chars.ipynb, cell chars-build-vocab" in report[("chars", "print")]["details"]
     assert "No notebooks found" in report[("chars", "renamed")]["details"]
@@ -404,17 +473,21 @@ def check_feedback_says_what_failed(graded):
         text = html.unescape(re.sub(r"<[^>]+>", "", text))
         return re.findall(r"AssertionError: (.*)", text)
 
-    assert errors("feedback/partial/bpe/bpe.html") == [
-        "count_pairs must return a dict, not a Counter",
-        "a tie: (b'c', b'd') > (b'a', b'b')",
-    ]
-    assert errors("feedback/overlap/bpe/bpe.html")[0] == "left to right, without overlap: [9, 1]"
+    # One message per lost cell: the first failed assertion of each.
+    bpe = errors("feedback/partial/bpe/bpe.html")
+    assert len(bpe) == len(LOST[("bpe", "partial")]), bpe
+    assert bpe[0] == "count_pairs must return a dict, not a Counter", bpe
+    assert bpe[2].startswith("train_bpe(EXAMPLE_WORDS, 5) began with ('e', 's')") \
+        and "the tie rule takes the greatest pair, ('t', '</w>')" in bpe[2], bpe
+    assert "max(counts, key=counts.get)" in bpe[3], bpe  # the edge cell names the mistake
+    assert errors("feedback/overlap/bpe/bpe.html")[0] == "left to right, without overlap: ['aa', 'a']"
     bytelevel = errors("feedback/partial/bytelevel/bytelevel.html")
+    assert len(bytelevel) == len(LOST[("bytelevel", "partial")]), bytelevel
     assert bytelevel[0] == "utf8_encode must return a list, not a bytes"
     # The rightmost-first encoder, caught by a visible test that states the rule.
-    assert bytelevel[1].startswith("encode('aaa', ranks, {}) with aa (256) returned [97, 256], "
+    assert bytelevel[3].startswith("encode('aaa', ranks, {}) with aa (256) returned [97, 256], "
                                    "expected [256, 97]"), bytelevel
-    assert "the leftmost goes first" in bytelevel[1], bytelevel
+    assert "the leftmost goes first" in bytelevel[3], bytelevel
 
 
 def check_output_is_cut_in_the_autograded_notebook(graded):
@@ -429,6 +502,7 @@ def test_grading_end_to_end(tmp_path):
     # One test, so that pytest-xdist never runs the (minute-long) grading twice.
     graded = grade_everything(copy_course(tmp_path / "course"))
     check_every_submission_is_in_the_report_with_its_exact_score(graded)
+    check_partial_credit_cell_by_cell(graded, LOST)
     check_grades_csv_agrees_with_the_report(graded)
     check_report_names_what_went_wrong(graded)
     check_feedback_for_every_graded_submission(graded)

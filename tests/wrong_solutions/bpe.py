@@ -4,29 +4,61 @@ Each entry: the mistake in one sentence, and the code of the solution cells it
 replaces (by ``grade_id``). tests/test_wrong_solutions.py checks that a visible test
 catches each one and that the grader gives each less than full marks.
 
-The five wrong readings of the tie rule (the greatest pair, compared as a tuple of the
-two tokens' bytes) each have a small corpus in the visible tests of Part 3 on which they
-choose another merge than the rule.
+The assignment is chapter 4's character-level BPE: symbols are ``str``, a word is spelt
+as its characters followed by ``"</w>"``, a merge joins two symbols into ``a + b``. The
+five wrong readings of the tie rule (the greatest pair, compared as a tuple of two
+strings) each have a small corpus in the edge-case tests of Part 3 on which they choose
+another merge than the rule.
 """
 
-# The instructor's train_bpe with another key for max(): the tie rule's wrong readings.
+# The instructor's train_bpe with another way of spelling the words or of choosing the pair.
 _TRAIN = '''
-def train_bpe(words, n_merges):
-    token_bytes = [bytes([i]) for i in range(256)]
+def train_bpe(word_counts, n_merges):
+    words = {{{spell}: count for word, count in word_counts.items()}}{extra}
     merges = []
     for _ in range(n_merges):
         counts = count_pairs(words)
         if not counts:
             break
         pair = {choose}
-        new_id = 256 + len(merges)
         merges.append(pair)
-        token_bytes.append(token_bytes[pair[0]] + token_bytes[pair[1]])
-        words = {{tuple(merge_pair(w, pair, new_id)): c for w, c in words.items()}}
+        words = {{tuple(merge_pair(w, pair)): c for w, c in words.items()}}
     return merges
 '''
+_RIGHT = dict(spell="(*word, EOW)", extra="", choose="max(counts, key=lambda p: (counts[p], p))")
+
+
+def _train(**changes: str) -> str:
+    return _TRAIN.format(**{**_RIGHT, **changes})
+
+
+# The instructor's tokenize with another rule for the next pair to merge, or another split.
+_TOKENIZE = '''
+def tokenize(text, merges):
+    index = {{}}
+    for k, pair in enumerate(merges):
+        {index}
+    tokens = []
+    for word in {split}:
+        symbols = {spell}
+        while len(symbols) > 1:
+            pairs = [p for p in zip(symbols, symbols[1:]) if p in index]
+            if not pairs:
+                break
+            symbols = merge_pair(symbols, {choose})
+        tokens.extend(symbols)
+    return tokens
+'''
+_TOKENIZE_RIGHT = dict(index="index.setdefault(tuple(pair), k)", split="text.split()",
+                       spell="[*word, EOW]", choose="min(pairs, key=lambda p: index[p])")
+
+
+def _tokenize(**changes: str) -> str:
+    return _TOKENIZE.format(**{**_TOKENIZE_RIGHT, **changes})
+
 
 WRONG = {
+    # --- Part 1 -------------------------------------------------------------------------
     "count_pairs_each_pair_once_per_word": {
         "mistake": "count_pairs counts each distinct pair once per word (a set of pairs), so "
                    "a pair that occurs twice in a word, overlapping or not, counts once",
@@ -52,8 +84,8 @@ def count_pairs(words):
 '''},
     },
     "count_pairs_skips_overlaps": {
-        "mistake": "count_pairs skips the next position after each pair of two equal ids, so "
-                   "a a a holds one (a, a) instead of two",
+        "mistake": "count_pairs skips the next position after each pair of two equal symbols, "
+                   "so a a a holds one (a, a) instead of two",
         "code": {"bpe-count-pairs": '''
 def count_pairs(words):
     counts = {}
@@ -66,16 +98,34 @@ def count_pairs(words):
     return counts
 '''},
     },
+    "count_pairs_across_words": {
+        "mistake": "count_pairs chains all the words into one sequence, so the last symbol of a "
+                   "word and the first of the next make a pair",
+        "code": {"bpe-count-pairs": '''
+def count_pairs(words):
+    counts = {}
+    symbols, weights = [], []
+    for word, count in words.items():
+        symbols.extend(word)
+        weights.extend([count] * len(word))
+    for i in range(len(symbols) - 1):
+        pair = (symbols[i], symbols[i + 1])
+        counts[pair] = counts.get(pair, 0) + weights[i]
+    return counts
+'''},
+    },
+    # --- Part 2 -------------------------------------------------------------------------
     "merge_pair_overlapping": {
         "mistake": "merge_pair also merges an occurrence that overlaps the one just merged: "
-                   "(1, 1, 1) gives [9, 9] instead of [9, 1]",
+                   "a a a gives ['aa', 'aa'] instead of ['aa', 'a']",
         "code": {"bpe-merge-pair": '''
-def merge_pair(word, pair, new_id):
+def merge_pair(word, pair):
+    a, b = pair
     out, i = [], 0
     while i < len(word):
-        if i + 1 < len(word) and (word[i], word[i + 1]) == tuple(pair):
-            out.append(new_id)
-            if i + 2 < len(word) and (word[i + 1], word[i + 2]) == tuple(pair):
+        if i + 1 < len(word) and word[i] == a and word[i + 1] == b:
+            out.append(a + b)
+            if i + 2 < len(word) and word[i + 1] == a and word[i + 2] == b:
                 i += 1
             else:
                 i += 2
@@ -85,15 +135,74 @@ def merge_pair(word, pair, new_id):
     return out
 '''},
     },
-    "merge_pair_drops_the_last_id": {
-        "mistake": "merge_pair loops while i < len(word) - 1, so a last id that is not part of "
-                   "a merged pair is lost",
+    "merge_pair_first_occurrence_only": {
+        "mistake": "merge_pair merges only the first occurrence of the pair and leaves the others",
         "code": {"bpe-merge-pair": '''
-def merge_pair(word, pair, new_id):
+def merge_pair(word, pair):
+    word = list(word)
+    for i in range(len(word) - 1):
+        if (word[i], word[i + 1]) == tuple(pair):
+            return word[:i] + [word[i] + word[i + 1]] + word[i + 2:]
+    return word
+'''},
+    },
+    "merge_pair_right_to_left": {
+        "mistake": "merge_pair goes from right to left, so a a a gives ['a', 'aa'] instead of "
+                   "['aa', 'a']",
+        "code": {"bpe-merge-pair": '''
+def merge_pair(word, pair):
+    a, b = pair
+    out, i = [], len(word) - 1
+    while i >= 0:
+        if i > 0 and word[i - 1] == a and word[i] == b:
+            out.append(a + b)
+            i -= 2
+        else:
+            out.append(word[i])
+            i -= 1
+    return out[::-1]
+'''},
+    },
+    "merge_pair_changes_its_argument": {
+        "mistake": "merge_pair merges in place in the list it was given (and returns it), so the "
+                   "caller's word changes",
+        "code": {"bpe-merge-pair": '''
+def merge_pair(word, pair):
+    if isinstance(word, tuple):
+        word = list(word)
+    i = 0
+    while i < len(word) - 1:
+        if word[i] == pair[0] and word[i + 1] == pair[1]:
+            word[i:i + 2] = [word[i] + word[i + 1]]
+        i += 1
+    return word
+'''},
+    },
+    "merge_pair_returns_a_tuple": {
+        "mistake": "merge_pair returns a tuple instead of a list",
+        "code": {"bpe-merge-pair": '''
+def merge_pair(word, pair):
+    a, b = pair
+    out, i = [], 0
+    while i < len(word):
+        if i + 1 < len(word) and word[i] == a and word[i + 1] == b:
+            out.append(a + b)
+            i += 2
+        else:
+            out.append(word[i])
+            i += 1
+    return tuple(out)
+'''},
+    },
+    "merge_pair_drops_the_last_symbol": {
+        "mistake": "merge_pair loops while i < len(word) - 1, so a last symbol that is not part "
+                   "of a merged pair is lost",
+        "code": {"bpe-merge-pair": '''
+def merge_pair(word, pair):
     out, i = [], 0
     while i < len(word) - 1:
         if (word[i], word[i + 1]) == tuple(pair):
-            out.append(new_id)
+            out.append(word[i] + word[i + 1])
             i += 2
         else:
             out.append(word[i])
@@ -101,178 +210,139 @@ def merge_pair(word, pair, new_id):
     return out
 '''},
     },
-    "train_ties_by_concatenated_bytes": {
-        "mistake": "train_bpe breaks ties by the two tokens' bytes joined into one string "
-                   "instead of by the pair of bytes compared as a tuple",
-        "code": {"bpe-train": _TRAIN.format(
-            choose="max(counts, key=lambda p: (counts[p], token_bytes[p[0]] + token_bytes[p[1]]))")},
+    # --- Part 3 -------------------------------------------------------------------------
+    "train_forgets_the_end_of_word_marker": {
+        "mistake": "train_bpe spells each word as its characters only, without '</w>'",
+        "code": {"bpe-train": _train(spell="tuple(word)")},
     },
-    "train_ties_by_first_token_only": {
-        "mistake": "train_bpe breaks ties by the first token's bytes only, so pairs with the "
-                   "same first token are left to the order of the dict",
-        "code": {"bpe-train": _TRAIN.format(
-            choose="max(counts, key=lambda p: (counts[p], token_bytes[p[0]]))")},
+    "train_marker_as_a_prefix": {
+        "mistake": "train_bpe puts '</w>' before the characters of each word instead of after them",
+        "code": {"bpe-train": _train(spell="(EOW, *word)")},
     },
-    "train_ties_by_ids": {
-        "mistake": "train_bpe breaks ties by comparing the pairs of ids instead of their bytes, "
-                   "so a merged token (id 256 or more) beats every single byte",
-        "code": {"bpe-train": _TRAIN.format(choose="max(counts, key=lambda p: (counts[p], p))")},
-    },
-    "train_ties_smallest_pair": {
-        "mistake": "train_bpe sorts by count, then by bytes, in ascending order and takes the "
-                   "smallest pair of bytes among the most frequent instead of the greatest",
-        "code": {"bpe-train": _TRAIN.format(
-            choose="sorted(counts, key=lambda p: (-counts[p], token_bytes[p[0]], token_bytes[p[1]]))[0]")},
+    "train_marker_as_a_separate_word": {
+        "mistake": "train_bpe adds '</w>' to the corpus as a word of its own instead of ending "
+                   "each word with it",
+        "code": {"bpe-train": _train(
+            spell="tuple(word)",
+            extra="\n    words[(EOW,)] = sum(word_counts.values())")},
     },
     "train_ties_by_dict_order": {
         "mistake": "train_bpe takes max(counts, key=counts.get), so a tie goes to the pair "
                    "counted first, which depends on the order of the words",
-        "code": {"bpe-train": _TRAIN.format(choose="max(counts, key=counts.get)")},
+        "code": {"bpe-train": _train(choose="max(counts, key=counts.get)")},
     },
-    "train_new_id_off_by_one": {
-        "mistake": "train_bpe appends the merge before computing its id as 256 + len(merges), "
-                   "so the first merge makes 257 instead of 256",
-        "code": {"bpe-train": '''
-def train_bpe(words, n_merges):
-    vocab = {i: bytes([i]) for i in range(256)}  # id -> its bytes
-    merges = []
-    for _ in range(n_merges):
-        counts = count_pairs(words)
-        if not counts:
-            break
-        pair = max(counts, key=lambda p: (counts[p], vocab[p[0]], vocab[p[1]]))
-        merges.append(pair)
-        new_id = 256 + len(merges)
-        vocab[new_id] = vocab[pair[0]] + vocab[pair[1]]
-        words = {tuple(merge_pair(w, pair, new_id)): c for w, c in words.items()}
-    return merges
-'''},
+    "train_ties_smallest_pair": {
+        "mistake": "train_bpe sorts by count, then by pair, in ascending order and takes the "
+                   "smallest pair among the most frequent instead of the greatest",
+        "code": {"bpe-train": _train(choose="sorted(counts, key=lambda p: (-counts[p], p))[0]")},
+    },
+    "train_ties_by_concatenation": {
+        "mistake": "train_bpe breaks ties by the two symbols joined into one string, a + b, "
+                   "instead of by the pair compared as a tuple",
+        "code": {"bpe-train": _train(choose="max(counts, key=lambda p: (counts[p], p[0] + p[1]))")},
+    },
+    "train_ties_by_first_symbol_only": {
+        "mistake": "train_bpe breaks ties by the first symbol only, so pairs with the same "
+                   "first symbol are left to the order of the dict",
+        "code": {"bpe-train": _train(choose="max(counts, key=lambda p: (counts[p], p[0]))")},
+    },
+    "train_ties_by_reversed_pair": {
+        "mistake": "train_bpe breaks ties by (b, a), the second symbol first, instead of (a, b)",
+        "code": {"bpe-train": _train(choose="max(counts, key=lambda p: (counts[p], p[1], p[0]))")},
     },
     "train_does_not_stop_without_pairs": {
         "mistake": "train_bpe calls max() on the pair counts even when no pair is left, which "
                    "raises ValueError instead of returning the merges learnt so far",
-        "code": {"bpe-train": _TRAIN.replace("        if not counts:\n            break\n", "").format(
-            choose="max(counts, key=lambda p: (counts[p], token_bytes[p[0]], token_bytes[p[1]]))")},
+        "code": {"bpe-train": _train().replace("        if not counts:\n            break\n", "")},
     },
-    "encode_most_frequent_pair_first": {
-        "mistake": "encode merges the pair that occurs most often in the text first (ties by "
-                   "rank) instead of the pair learnt earliest",
-        "code": {"bpe-encode": '''
-def encode(text, merges):
-    ids = list(text.encode("utf-8"))
-    rank = {}
-    for k, pair in enumerate(merges):
-        rank.setdefault(tuple(pair), k)
-    while len(ids) > 1:
-        counts = {}
-        for pair in zip(ids, ids[1:]):
-            if pair in rank:
-                counts[pair] = counts.get(pair, 0) + 1
-        if not counts:
-            break
-        best = max(counts, key=lambda p: (counts[p], -rank[p]))
-        ids = merge_pair(ids, best, 256 + rank[best])
-    return ids
+    "train_repeats_the_last_merge": {
+        "mistake": "train_bpe keeps the best pair in a variable that survives from one merge to "
+                   "the next, so when no pair is left it appends the previous merge again",
+        "code": {"bpe-train": '''
+def train_bpe(word_counts, n_merges):
+    words = {(*word, EOW): count for word, count in word_counts.items()}
+    merges = []
+    best, best_count = None, 0
+    for _ in range(n_merges):
+        best_count = 0
+        for pair, count in count_pairs(words).items():
+            if count > best_count or (count == best_count and pair > best):
+                best, best_count = pair, count
+        merges.append(best)
+        words = {tuple(merge_pair(w, best)): c for w, c in words.items()}
+    return merges
 '''},
     },
-    "encode_leftmost_pair_first": {
-        "mistake": "encode merges the leftmost adjacent pair that is a merge instead of the "
+    # --- Part 4 -------------------------------------------------------------------------
+    "tokenize_most_frequent_pair_first": {
+        "mistake": "tokenize merges the pair that occurs most often in the word first (ties by "
+                   "index) instead of the pair learnt earliest",
+        "code": {"bpe-tokenize": _tokenize(
+            choose="max(pairs, key=lambda p: (pairs.count(p), -index[p]))")},
+    },
+    "tokenize_leftmost_pair_first": {
+        "mistake": "tokenize merges the leftmost adjacent pair that is a merge instead of the "
                    "pair learnt earliest",
-        "code": {"bpe-encode": '''
-def encode(text, merges):
-    ids = list(text.encode("utf-8"))
-    rank = {}
-    for k, pair in enumerate(merges):
-        rank.setdefault(tuple(pair), k)
-    while True:
-        for pair in zip(ids, ids[1:]):
-            if pair in rank:
-                ids = merge_pair(ids, pair, 256 + rank[pair])
-                break
-        else:
-            return ids
-'''},
+        "code": {"bpe-tokenize": _tokenize(choose="pairs[0]")},
     },
-    "encode_word_by_word": {
-        "mistake": "encode splits the text at spaces and encodes each word on its own, so "
-                   "merges never cross a space although the text is one piece here",
-        "code": {"bpe-encode": '''
-def encode(text, merges):
-    rank = {}
-    for k, pair in enumerate(merges):
-        rank.setdefault(tuple(pair), k)
-    out = []
-    for n, word in enumerate(text.split(" ")):
-        if n > 0:
-            out.append(32)
-        ids = list(word.encode("utf-8"))
-        while len(ids) > 1:
-            pairs = [p for p in zip(ids, ids[1:]) if p in rank]
-            if not pairs:
-                break
-            best = min(pairs, key=lambda p: rank[p])
-            ids = merge_pair(ids, best, 256 + rank[best])
-        out.extend(ids)
-    return out
-'''},
+    "tokenize_last_index_of_a_repeated_merge": {
+        "mistake": "tokenize builds its index with {pair: k for k, pair in enumerate(merges)}, so "
+                   "a pair listed twice gets its last index instead of its first",
+        "code": {"bpe-tokenize": _tokenize(index="index[tuple(pair)] = k")},
     },
-    "encode_code_points": {
-        "mistake": "encode starts from the code points of the text (ord of each character) "
-                   "instead of its UTF-8 bytes",
-        "code": {"bpe-encode": '''
-def encode(text, merges):
-    ids = [ord(ch) for ch in text]
-    rank = {}
+    "tokenize_whole_text_as_one_word": {
+        "mistake": "tokenize does not split the text on whitespace: it spells the whole text, "
+                   "spaces included, as one word with one '</w>' at the end",
+        "code": {"bpe-tokenize": _tokenize(split="[text] if text else []")},
+    },
+    "tokenize_merges_across_words": {
+        "mistake": "tokenize spells every word with '</w>' but chains all the words into one "
+                   "sequence before merging, so a merge can join the symbols of two words",
+        "code": {"bpe-tokenize": '''
+def tokenize(text, merges):
+    index = {}
     for k, pair in enumerate(merges):
-        rank.setdefault(tuple(pair), k)
-    while len(ids) > 1:
-        pairs = [p for p in zip(ids, ids[1:]) if p in rank]
+        index.setdefault(tuple(pair), k)
+    symbols = [s for word in text.split() for s in [*word, EOW]]
+    while len(symbols) > 1:
+        pairs = [p for p in zip(symbols, symbols[1:]) if p in index]
         if not pairs:
             break
-        best = min(pairs, key=lambda p: rank[p])
-        ids = merge_pair(ids, best, 256 + rank[best])
-    return ids
+        symbols = merge_pair(symbols, min(pairs, key=lambda p: index[p]))
+    return symbols
 '''},
     },
-    "decode_each_id_separately": {
-        "mistake": "decode decodes the bytes of each id on its own and joins the strings, so a "
-                   "character cut between two ids becomes two '\\ufffd'",
+    "tokenize_split_on_one_space": {
+        "mistake": "tokenize splits with text.split(' '), so runs of spaces make empty words "
+                   "(a lone '</w>') and tabs and newlines stay inside words",
+        "code": {"bpe-tokenize": _tokenize(split='text.split(" ") if text else []')},
+    },
+    "tokenize_forgets_the_end_of_word_marker": {
+        "mistake": "tokenize spells each word as its characters only, without '</w>'",
+        "code": {"bpe-tokenize": _tokenize(spell="list(word)")},
+    },
+    # --- Part 5 -------------------------------------------------------------------------
+    "decode_keeps_the_trailing_space": {
+        "mistake": "decode replaces each '</w>' by a space but keeps the space at the end",
         "code": {"bpe-decode": '''
-def decode(ids, merges):
-    token_bytes = [bytes([i]) for i in range(256)]
-    for a, b in merges:
-        token_bytes.append(token_bytes[a] + token_bytes[b])
-    text = ""
-    for i in ids:
-        if not 0 <= i < len(token_bytes):
-            raise ValueError(f"unknown id {i}")
-        text += token_bytes[i].decode("utf-8", errors="replace")
-    return text
+def decode(tokens):
+    return "".join(tokens).replace(EOW, " ")
 '''},
     },
-    "decode_strict_utf8": {
-        "mistake": "decode uses the strict UTF-8 decoder, which raises UnicodeDecodeError on "
-                   "bytes that are not valid UTF-8 instead of giving '\\ufffd'",
+    "decode_drops_the_spaces": {
+        "mistake": "decode removes each '</w>' instead of turning it into a space, so the words "
+                   "run together",
         "code": {"bpe-decode": '''
-def decode(ids, merges):
-    token_bytes = [bytes([i]) for i in range(256)]
-    for a, b in merges:
-        token_bytes.append(token_bytes[a] + token_bytes[b])
-    for i in ids:
-        if not 0 <= i < len(token_bytes):
-            raise ValueError(f"unknown id {i}")
-    return b"".join(token_bytes[i] for i in ids).decode("utf-8")
+def decode(tokens):
+    return "".join(tokens).replace(EOW, "")
 '''},
     },
-    "decode_without_id_check": {
-        "mistake": "decode indexes its table of bytes without checking the id, so -1 gives the "
-                   "last token and a too large id an IndexError instead of a ValueError",
+    "decode_joins_symbols_with_spaces": {
+        "mistake": "decode joins the symbols with spaces and removes the '</w>', so the pieces of "
+                   "one word are separated too",
         "code": {"bpe-decode": '''
-def decode(ids, merges):
-    token_bytes = [bytes([i]) for i in range(256)]
-    for a, b in merges:
-        token_bytes.append(token_bytes[a] + token_bytes[b])
-    return b"".join(token_bytes[i] for i in ids).decode("utf-8", errors="replace")
+def decode(tokens):
+    return " ".join(t.replace(EOW, "") for t in tokens if t != EOW)
 '''},
     },
 }
