@@ -20,6 +20,10 @@ Statuses, most severe first (a row shows the first that applies; ``details`` lis
     output truncated        a cell printed more than LimitOutput keeps
     graded                  nothing unusual
 
+A submission with written answers that wait for a person (``needs_manual_grade``) keeps
+its status; ``details`` lists those cells and their points, which the score counts as 0
+until they are graded in nbgrader's formgrader.
+
 ``flags`` lists what a person should look at (never a change of score): imports of the
 reference or of nbgrader, IPython hooks, files outside the working directory, processes
 or network, a test cell without its record, processes left running, solution cells
@@ -104,6 +108,14 @@ def identical_solutions(root: Path, assignment: str) -> list[dict]:
     return flags
 
 
+def manual_pending(submission) -> list[tuple[str, float]]:
+    """The cells of a submission that still wait for a person (written answers that the
+    autograder cannot score), with their points: ``[(grade_id, max_score), ...]``. An
+    answer left as released is not among them: nbgrader scores it 0 by itself."""
+    return [(grade.name, grade.max_score) for nb in submission.notebooks for grade in nb.grades
+            if grade.needs_manual_grade]
+
+
 def report_rows(root: Path, db_url: str, assignments: list[str], events: list[dict]) -> list[dict]:
     """One row per student × assignment in submitted/ (see the module docstring)."""
     from nbgrader.api import Gradebook, MissingEntry
@@ -131,6 +143,13 @@ def report_rows(root: Path, db_url: str, assignments: list[str], events: list[di
                 else:
                     row.update(score=f"{sub.score:g}", max_score=f"{sub.max_score:g}",
                                needs_manual_grade="yes" if sub.needs_manual_grade else "no")
+                    pending = manual_pending(sub)
+                    if pending:
+                        points = sum(p for _, p in pending)
+                        details.append(
+                            f"{points:g} points to grade by hand in the formgrader: "
+                            + ", ".join(f"{name} ({p:g})" for name, p in pending)
+                            + "; the score counts them as 0 until then")
                 for e in evs:
                     event, detail = e["event"], e.get("detail") or ""
                     if e.get("flag"):
@@ -168,6 +187,7 @@ def write_report(rows: list[dict], root: Path, *, unsafe: bool = False) -> tuple
     for row in rows:
         counts[row["status"]] += 1
     flagged = [r for r in rows if r["flags"]]
+    manual = sum(r["needs_manual_grade"] == "yes" for r in rows)
     lines = ["# Grading report", ""]
     if unsafe:
         lines += ["**Graded without a sandbox (`--unsafe`)**: student code ran with the "
@@ -180,6 +200,7 @@ def write_report(rows: list[dict], root: Path, *, unsafe: bool = False) -> tuple
         ", ".join(f"{status}: {counts[status]}" for status in SEVERITY if counts[status])
         or "no submissions",
         f"; flagged: {len(flagged)}" if flagged else "",
+        f"; waiting for manual grading in the formgrader: {manual}" if manual else "",
         "",
         "| " + " | ".join(REPORT_FIELDS) + " |",
         "|" + "---|" * len(REPORT_FIELDS),

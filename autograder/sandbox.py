@@ -341,6 +341,11 @@ class SandboxedKernelManager(AsyncKernelManager):
             "SANDBOX_WATCH": json.dumps([os.getcwd(), os.path.expanduser("~"),
                                          os.path.join(tempfile.gettempdir(), "tokgrade-run-")]),
         }
+        # nbgrader tells a notebook that it is being graded (its FAQ: NBGRADER_EXECUTION
+        # is "autograde" or "validate"), so that a cell can skip a demonstration that
+        # gives no points; the cleared environment must not hide it.
+        if os.environ.get("NBGRADER_EXECUTION"):
+            env["NBGRADER_EXECUTION"] = os.environ["NBGRADER_EXECUTION"]
         kernel = [os.path.abspath(self.python), inside["boot"], "-f", self.connection_file, *(extra_arguments or [])]
         if self.unsafe:
             env["SANDBOX_UID"] = "0"

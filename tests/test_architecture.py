@@ -205,7 +205,7 @@ PUBLIC_API = {
     'tokref.corpus': ['Work', 'list_works', 'load_text', 'load_texts'],
     'tokref.explorer': ['CompareExplorer', 'DEFAULT_SAMPLES', 'MergeExplorer', 'MergeStepLike', 'SupportsMergeTrace', 'SupportsTokenize', 'TradeoffExplorer', 'js_regex', 'set_mode'],
     'tokref.grading': ['ASCII_LETTERS', 'CASES_ENV', 'HiddenTest', 'RECORD_MIME', 'check_outcomes', 'check_same', 'collect_hidden_tests', 'hidden_test', 'random_corpus', 'random_prose', 'random_text', 'random_texts', 'run_cases'],
-    'tokref.merges': ['MergeStep', 'PairCounts', 'best_pair', 'count_pairs', 'decode_with_merges', 'encode_with_merges', 'merge_pair', 'train_merges'],
+    'tokref.merges': ['MergeStep', 'PairCounts', 'best_pair', 'count_pairs', 'merge_pair', 'train_merges'],
     'tokref.typed_json': ['MAX_DEPTH', 'Opaque', 'dumps_value', 'from_json', 'loads_value', 'to_json'],
     'tokref.unigram': ['BYTE_PIECES', 'EMStep', 'UNK_PENALTY', 'UnigramTokenizer', 'WS', 'digamma', 'forward_backward', 'm_step', 'nbest', 'normalize', 'sample', 'seed_pieces', 'segmentations', 'viterbi'],
     'tokref.word': ['WORD_PATTERN', 'WordTokenizer', 'build_word_vocab', 'count_words', 'detokenize', 'encode_words', 'oov_rate', 'split_words'],

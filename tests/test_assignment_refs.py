@@ -1,11 +1,6 @@
-"""The reference functions that the hidden tests of the `bpe` and `bytelevel` assignments
-compare students with, beyond the tokenizers themselves:
+"""The reference functions that the hidden tests of the `bytelevel` (and `capstone`)
+assignments compare students with, beyond the tokenizers themselves:
 
-- ``tokref.merges.encode_with_merges`` and ``decode_with_merges`` (bpe, Parts 4 and 5):
-  encoding by merge rank, minbpe's way. For merges learnt by ``train_merges`` it agrees
-  with tiktoken's rule (the lowest-ranked *concatenation* first, what
-  ``ByteLevelBPETokenizer`` does) on every text tried here, tie-heavy corpora included;
-  for a hand-made rank table the two can differ, and one test shows how.
 - ``tokref.bytelevel.GPT2_PATTERN_STDLIB`` (bytelevel, Part 3): GPT-2's pattern for the
   standard ``re`` module. It gives the same pieces as ``GPT2_PATTERN`` with ``regex``
   except on the characters listed in its comment, which are exactly the code points
@@ -20,7 +15,6 @@ import random
 import re
 import sys
 import unicodedata
-from collections import Counter
 
 import pytest
 import regex
@@ -31,157 +25,12 @@ from tokref.bytelevel import (
     GPT2_PATTERN,
     GPT2_PATTERN_STDLIB,
     ByteLevelBPETokenizer,
-    bpe_encode_piece,
     split_special,
 )
 from tokref.corpus import load_text
-from tokref.grading import random_corpus, random_texts
-from tokref.merges import decode_with_merges, encode_with_merges, merge_pair, train_merges
+from tokref.grading import random_texts
 
 PROPERTY = settings(max_examples=300, derandomize=True, deadline=None, database=None)
-BYTES = [bytes([i]) for i in range(256)]
-
-
-def words_of(texts: list[str]) -> dict[tuple[int, ...], int]:
-    """Whitespace-separated words as tuples of bytes, with their counts."""
-    return dict(Counter(tuple(w.encode("utf-8")) for w in " ".join(texts).split()))
-
-
-def random_training(seed: int) -> tuple[list[str], list[tuple[int, int]], list[bytes]]:
-    """A seeded corpus (a third of them full of ties), the merges learnt from it (up to
-    80) and the bytes of every id."""
-    rng = random.Random(seed)
-    if seed % 3 == 0:
-        texts = random_texts(seed, n=rng.randint(1, 8), max_len=rng.choice([8, 20, 40]),
-                             alphabet=rng.choice(["ab ", "aab ", "abc ", "abcd  "]))
-    elif seed % 3 == 1:
-        texts = random_texts(seed, n=rng.randint(1, 5))
-    else:
-        texts = random_corpus(seed, n_texts=rng.randint(1, 4))
-    merges, symbols, _ = train_merges(words_of(texts), BYTES, rng.randint(0, 80))
-    return texts, merges, symbols
-
-
-# ---------------------------------------------------------------------------
-# encode_with_merges
-# ---------------------------------------------------------------------------
-
-
-def minbpe_encode(ids: list[int], merges: list[tuple[int, int]]) -> list[int]:
-    """minbpe's ``RegexTokenizer._encode_chunk``, verbatim in spirit: the pair of lowest
-    merge index first, all its occurrences at once."""
-    index = {p: k for k, p in enumerate(merges)}
-    ids = list(ids)
-    while len(ids) >= 2:
-        stats = set(zip(ids, ids[1:]))
-        pair = min(stats, key=lambda p: index.get(p, float("inf")))
-        if pair not in index:
-            break
-        ids = merge_pair(ids, pair, 256 + index[pair])
-    return ids
-
-
-def apply_in_order(ids: list[int], merges: list[tuple[int, int]]) -> list[int]:
-    """What training does to a word: merge 0 everywhere, then merge 1, and so on."""
-    for k, pair in enumerate(merges):
-        ids = merge_pair(ids, pair, 256 + k)
-    return ids
-
-
-def test_encode_with_merges_by_hand():
-    a, b, c = 97, 98, 99
-    assert encode_with_merges([a, a, a, b], [(a, a), (256, b)]) == [256, a, b]
-    assert encode_with_merges([a, b, c], [(b, c), (a, b)]) == [a, 256]  # rank, not position
-    assert encode_with_merges([a, b, c], [(a, b), (b, c)]) == [256, c]
-    assert encode_with_merges([], [(a, b)]) == [] and encode_with_merges([a], []) == [a]
-    # A pair listed twice keeps its first rank; first_id moves every new id.
-    assert encode_with_merges([a, b], [(a, b), (a, b)]) == [256]
-    assert encode_with_merges((a, b, a, b), [(a, b), (10, 10)], first_id=10) == [11]
-
-
-@pytest.mark.parametrize("seed", range(150))
-def test_encode_with_merges_replays_training_and_agrees_with_minbpe_and_tiktoken(seed):
-    texts, merges, symbols = random_training(seed)
-    ranks = {s: i for i, s in enumerate(symbols)}
-    assert len(ranks) == len(symbols), "training made the same bytes twice"
-    rng = random.Random(seed)
-    samples = texts + random_texts(10_000 + seed, n=3) + [" ".join(texts)]
-    samples += ["".join(rng.choice("ab c") for _ in range(rng.randint(0, 50)))]
-    for text in samples:
-        ids = list(text.encode("utf-8"))
-        got = encode_with_merges(ids, merges)
-        assert got == minbpe_encode(ids, merges) == apply_in_order(ids, merges)
-        # tiktoken's rule on the same vocabulary: the lowest-ranked concatenation first.
-        assert got == (bpe_encode_piece(bytes(ids), ranks) if ids else [])
-        assert b"".join(symbols[i] for i in got) == bytes(ids)
-
-
-@pytest.mark.parametrize("seed", range(40))
-def test_encode_with_merges_is_bytelevel_bpe_without_pretokenization(seed):
-    """With the pattern [\\s\\S]+ every text is one piece, so ByteLevelBPETokenizer
-    (tiktoken's rule) must give the ids of encode_with_merges (the merges' rule)."""
-    rng = random.Random(seed)
-    texts = random_texts(seed, n=rng.randint(1, 6), alphabet=rng.choice([None, "ab ", "abc\n"]))
-    tok = ByteLevelBPETokenizer().train(texts, vocab_size=256 + rng.randint(0, 60), pattern=r"[\s\S]+")
-    ranks = tok.mergeable_ranks
-    merges = [(ranks[a], ranks[b]) for a, b in tok.merges]
-    for text in texts + random_texts(20_000 + seed, n=3):
-        assert tok.encode(text) == encode_with_merges(list(text.encode("utf-8")), merges)
-
-
-def test_the_two_rules_differ_on_a_hand_made_vocabulary():
-    """Not a training result: "abc" made as (a, bc) although "ab" came first. The merge
-    rule never joins (ab, c); tiktoken's rule does, since b"ab" + b"c" is a token."""
-    a, b, c = 97, 98, 99
-    merges = [(a, b), (b, c), (a, 257)]  # 256 = ab, 257 = bc, 258 = a + bc = abc
-    ranks = {**{s: i for i, s in enumerate(BYTES)}, b"ab": 256, b"bc": 257, b"abc": 258}
-    assert encode_with_merges([a, b, c], merges) == [256, c]
-    assert bpe_encode_piece(b"abc", ranks) == [258]
-
-
-def test_encode_with_merges_checks_its_input():
-    with pytest.raises(TypeError, match="ids must be a list of int"):
-        encode_with_merges(b"ab", [])
-    with pytest.raises(TypeError, match="ids must hold int"):
-        encode_with_merges([97, True], [])
-    with pytest.raises(TypeError, match=r"merges\[0\] must be a pair of int"):
-        encode_with_merges([97], [(97, 98, 99)])
-    with pytest.raises(TypeError, match="merges must be a list"):
-        encode_with_merges([97], {(97, 98): 0})
-    with pytest.raises(TypeError, match="first_id must be int"):
-        encode_with_merges([97], [], first_id=2.0)
-    with pytest.raises(ValueError, match="first_id must be >= 0"):
-        encode_with_merges([97], [], first_id=-1)
-
-
-# ---------------------------------------------------------------------------
-# decode_with_merges
-# ---------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("seed", range(60))
-def test_decode_with_merges_inverts_encoding_and_replaces_cut_characters(seed):
-    texts, merges, symbols = random_training(seed)
-    for text in texts + random_texts(30_000 + seed, n=2):
-        ids = encode_with_merges(list(text.encode("utf-8")), merges)
-        assert decode_with_merges(ids, merges) == text
-        for i in ids:  # one id alone: its bytes, invalid UTF-8 replaced
-            assert decode_with_merges([i], merges) == symbols[i].decode("utf-8", errors="replace")
-
-
-def test_decode_with_merges_by_hand_and_errors():
-    merges = [(104, 105), (256, 33)]
-    assert decode_with_merges([257, 32, 256], merges) == "hi! hi"
-    assert decode_with_merges([], []) == ""
-    assert decode_with_merges([0xE2, 0x82], []) == "\ufffd"  # two bytes of €: one U+FFFD
-    with pytest.raises(ValueError, match="unknown id 258: the ids are 0..257"):
-        decode_with_merges([258], merges)
-    with pytest.raises(ValueError, match="unknown id -1"):
-        decode_with_merges([-1], merges)
-    with pytest.raises(ValueError, match="no earlier merge made"):
-        decode_with_merges([97], [(97, 256)])
-    with pytest.raises(TypeError, match="ids must hold int"):
-        decode_with_merges(["a"], [])
 
 
 # ---------------------------------------------------------------------------

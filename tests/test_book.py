@@ -29,14 +29,14 @@ CHAPTERS = [
     "book/06_wordpiece",
     "book/07_unigram",
 ]
-PAGES = ["book/index", *CHAPTERS, "book/references"]
+PAGES = ["book/index", *CHAPTERS, "book/glossary", "book/references"]
 # Chapter -> the exercise notebooks it offers for download.
 DOWNLOADS = {
     "book/01_why_tokenize": ["chars.ipynb", "words.ipynb"],
     "book/02_characters": ["chars.ipynb"],
     "book/03_words": ["words.ipynb"],
     "book/04_bpe": ["bpe.ipynb"],
-    "book/05_byte_level_bpe": ["bytelevel.ipynb"],
+    "book/05_byte_level_bpe": ["bytelevel.ipynb", "capstone.ipynb"],
     "book/06_wordpiece": ["wordpiece.ipynb"],
     "book/07_unigram": ["unigram.ipynb"],
 }

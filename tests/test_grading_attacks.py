@@ -1,6 +1,6 @@
 """Hostile submissions, on every assignment: each attack scores 0, by construction.
 
-For each of the six assignments, on a throw-away copy of the course, ``grade.py`` grades an
+For each assignment, on a throw-away copy of the course, ``grade.py`` grades an
 honest full submission, a stub, and nine attacks, each written into every solution cell
 (so that each part's function is whatever the attack produced):
 
@@ -16,7 +16,7 @@ forkbomb        fork until the limit
 network         connect to a server on the host's loopback, and to the internet
 ==============  =========================================================================
 
-and the test checks that every attack scores 0 while the full submission keeps 10, that
+and the test checks that every attack scores 0 while the full submission keeps full marks, that
 the gradebook's stored test cells are unchanged, that no process of any submission is
 alive afterwards, that nothing reached the host's server, and that the report flags each
 attack for a person. Then plain ``nbgrader autograde`` (not grade.py) grades two attacks
@@ -41,7 +41,10 @@ from test_sandbox import Listener, processes_with
 
 pytestmark = pytest.mark.slow
 
-ASSIGNMENTS = ("chars", "words", "bpe", "bytelevel", "wordpiece", "unigram")
+ASSIGNMENTS = ("chars", "words", "bpe", "bytelevel", "wordpiece", "unigram", "capstone")
+# Full marks of an honest submission: 10, or the capstone's 14 autograded points (its
+# written answers, left blank here, are worth 0 until a person grades them).
+FULL = {"capstone": 14.0}
 MARKER = "grading-attack-survivor-5521"
 
 ATTACKS = {
@@ -240,7 +243,7 @@ def test_every_attack_scores_zero_and_honest_work_keeps_its_score(attacked):
     wrong = {}
     for a in ASSIGNMENTS:
         for student in ["full", "stub", *ATTACKS]:
-            expected = 10.0 if student == "full" else 0.0
+            expected = FULL.get(a, 10.0) if student == "full" else 0.0
             got = grades[(a, student)]
             if got != expected or float(report[(a, student)]["score"]) != expected:
                 wrong[(a, student)] = (got, report[(a, student)]["details"])

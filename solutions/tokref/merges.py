@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, Hashable, NamedTuple, TypeVar
 
-from .base import check_int, is_integer
+from .base import check_int
 
 __all__ = [
     "count_pairs",
@@ -345,90 +345,3 @@ def train_merges(
         bar.close()
     return MergeResult(merges, symbols, steps)
 
-
-# ---------------------------------------------------------------------------------------
-# Encoding and decoding with a list of merges (the reference of the `bpe` assignment)
-# ---------------------------------------------------------------------------------------
-
-
-def _check_id_list(values: object, *, name: str) -> list[int]:
-    if not isinstance(values, (list, tuple)):
-        raise TypeError(f"{name} must be a list of int, not {type(values).__name__}")
-    for v in values:
-        if not is_integer(v):
-            raise TypeError(f"{name} must hold int, found {v!r} ({type(v).__name__})")
-    return list(values)
-
-
-def _check_merge_list(merges: object) -> list[tuple[int, int]]:
-    if not isinstance(merges, (list, tuple)):
-        raise TypeError(f"merges must be a list of (int, int) pairs, not {type(merges).__name__}")
-    out = []
-    for k, m in enumerate(merges):
-        if not (isinstance(m, (list, tuple)) and len(m) == 2
-                and all(type(x) is int for x in m)):
-            raise TypeError(f"merges[{k}] must be a pair of int, not {m!r}")
-        out.append((m[0], m[1]))
-    return out
-
-
-def encode_with_merges(
-    ids: Sequence[int], merges: Sequence[tuple[int, int]], *, first_id: int = 256
-) -> list[int]:
-    """``ids`` merged by rank with learnt ``merges``, merge ``k`` making id ``first_id + k``.
-
-    Repeatedly take the adjacent pair that was merged *earliest* in training (the lowest
-    index in ``merges``) and merge every occurrence of it, left to right and without
-    overlap (:func:`merge_pair`), until no adjacent pair is in ``merges``. This is how
-    minbpe and CS336 encode, and it replays training: a pair of rank ``k`` is made of
-    ids older than ``first_id + k``, so no later merge can bring it back. A pair listed
-    twice keeps its first rank. With ``first_id=256`` and the bytes of a text as ``ids``
-    it is byte-level BPE on the text as one piece.
-
-    For merges learnt by :func:`train_merges`, tiktoken's rule (merge the adjacent pair
-    whose *concatenation* has the lowest rank, :func:`tokref.bytelevel.bpe_encode_piece`)
-    gave the same ids on every text tried (tests/test_assignment_refs.py); for arbitrary
-    rank tables the two rules can differ.
-
-    >>> a, b = 97, 98
-    >>> encode_with_merges([a, a, a, b], [(a, a), (256, b)])  # (a, a) first, left to right
-    [256, 97, 98]
-    >>> encode_with_merges([a, b, a, b], [(a, b), (256, 256)])
-    [257]
-    """
-    word = _check_id_list(ids, name="ids")
-    pairs = _check_merge_list(merges)
-    first_id = check_int(first_id, name="first_id", minimum=0)
-    rank: dict[tuple[int, int], int] = {}
-    for k, pair in enumerate(pairs):
-        rank.setdefault(pair, k)
-    return apply_ranked_merges(word, rank, new_symbol=lambda a, b, r: first_id + r)
-
-
-def decode_with_merges(ids: Sequence[int], merges: Sequence[tuple[int, int]]) -> str:
-    """The text of byte-level ids: ids 0–255 are the bytes themselves, id ``256 + k``
-    the bytes of merge ``k``'s two ids joined; the bytes of all ``ids``, joined, are
-    decoded as UTF-8 with ``errors="replace"`` (a character cut between ids, or bytes
-    that are not UTF-8, become U+FFFD).
-
-    Raises ``ValueError`` for an id that is neither a byte nor made by a merge, or a
-    merge that uses an id not made before it.
-
-    >>> decode_with_merges([256, 33], [(104, 105)])
-    'hi!'
-    >>> decode_with_merges([195], [])  # the first byte of 'é' alone
-    '\\ufffd'
-    """
-    wanted = _check_id_list(ids, name="ids")
-    vocab = [bytes([i]) for i in range(256)]
-    for k, (a, b) in enumerate(_check_merge_list(merges)):
-        if not (0 <= a < len(vocab) and 0 <= b < len(vocab)):
-            raise ValueError(f"merges[{k}] = {(a, b)} uses an id that no earlier merge made")
-        vocab.append(vocab[a] + vocab[b])
-    for i in wanted:
-        if not 0 <= i < len(vocab):
-            raise ValueError(f"unknown id {i}: the ids are 0..{len(vocab) - 1}")
-    return b"".join(vocab[i] for i in wanted).decode("utf-8", errors="replace")
-
-
-__all__ += ["encode_with_merges", "decode_with_merges"]
