@@ -351,3 +351,23 @@ def test_setting_the_repository_url_turns_the_launch_buttons_on(tmp_path: Path) 
     assert (html / "_static" / "mathjax" / "tex-chtml.js").is_file()
     assert (html / "_static" / "mathjax" / "output" / "chtml" / "fonts").is_dir()
     assert 'class="math' in text and "(1)" in text  # the numbered equation
+
+
+def test_published_in_one_command() -> None:
+    """`make publish` pushes _build/html to gh-pages with ghp-import (in requirements.txt),
+    and the GitHub workflow builds with `make book` and deploys to Pages on push to main."""
+    import yaml
+
+    make = (ROOT / "Makefile").read_text(encoding="utf-8")
+    recipe = re.search(r"^publish: html\n((?:\t.*\n)+)", make, re.M)
+    assert recipe and "ghp-import" in recipe.group(1) and "_build/html" in recipe.group(1)
+    assert re.search(r"^ghp-import\b", (ROOT / "requirements.txt").read_text(encoding="utf-8"), re.M)
+    flow = yaml.safe_load((ROOT / ".github" / "workflows" / "book.yml").read_text(encoding="utf-8"))
+    on = flow.get("on", flow.get(True))  # YAML 1.1 reads the key `on` as True
+    assert on["push"]["branches"] == ["main"]
+    steps = [s for job in flow["jobs"].values() for s in job["steps"]]
+    assert any(s.get("run") == "make book" for s in steps)
+    uses = [s.get("uses", "") for s in steps]
+    assert any(u.startswith("actions/upload-pages-artifact@") for u in uses)
+    assert any(u.startswith("actions/deploy-pages@") for u in uses)
+    assert {"pages": "write", "id-token": "write"}.items() <= flow["permissions"].items()

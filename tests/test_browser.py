@@ -696,7 +696,13 @@ return {left: r.left, right: r.right, width: r.width,
 
 
 def at_width(drv, width: int, height: int = 1800) -> None:
-    drv.set_window_size(width, height)
+    """Resize the window so that the page is `width` CSS pixels wide (the resize is
+    asynchronous, and a headless window may keep a minimum outer width: ask again)."""
+    for _ in range(30):
+        if drv.execute_script("return innerWidth") == width:
+            return
+        drv.set_window_size(width + drv.execute_script("return outerWidth - innerWidth"), height)
+        time.sleep(0.1)
     assert drv.execute_script("return innerWidth") == width, "the window did not resize"
 
 

@@ -9,7 +9,8 @@ What it does, and why each part is here rather than in a theme option:
 - **Launch buttons from one setting.** ``repository.url`` in _config.yml drives them:
   when it is empty every launch service is switched off (the theme would otherwise fail
   on the empty URL, or point at Jupyter Book's own repository, the default); when it is
-  a GitHub URL the Binder and Colab buttons appear. Colab cannot open a ``.md`` file,
+  a GitHub URL the Binder and Colab buttons appear. The environment variable
+  ``BOOK_REPOSITORY_URL`` stands in for an empty setting (the GitHub workflow sets it). Colab cannot open a ``.md`` file,
   so its button opens the generated notebook from the ``gh-pages`` branch, which
   ``make publish`` and the GitHub workflow both write.
 - **No Thebe.** sphinx-thebe (always loaded by Jupyter Book) puts its configuration
@@ -25,6 +26,7 @@ What it does, and why each part is here rather than in a theme option:
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections import Counter
 from pathlib import Path
@@ -77,6 +79,10 @@ def launch_settings(theme_options: dict[str, Any]) -> dict[str, Any]:
 
 def _config_inited(app: Sphinx, config) -> None:
     opts = config.html_theme_options
+    # BOOK_REPOSITORY_URL (set by .github/workflows/book.yml to the repository it runs
+    # in) stands in for an empty repository.url, so a published fork gets its buttons.
+    if not (opts.get("repository_url") or "").strip() and os.environ.get("BOOK_REPOSITORY_URL"):
+        opts["repository_url"] = os.environ["BOOK_REPOSITORY_URL"].strip()
     url = (opts.get("repository_url") or "").strip()
     if url and github_repo(url) is None:
         LOG.warning(f"repository.url {url!r} is not a GitHub repository URL: no launch buttons")
