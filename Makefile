@@ -1,6 +1,7 @@
 # The two commands of the README:
 #   make book   set up .venv, build the book (_build/html) and regenerate exercises/
 #   make test   set up .venv, build the book (any cell error or warning fails), run every test
+#   make publish  build the book and push _build/html to the gh-pages branch (ghp-import)
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -9,7 +10,7 @@ STAMP  := $(VENV)/.installed
 KERNEL := $(VENV)/kernel
 KERNEL_STAMP := $(KERNEL)/.installed
 
-.PHONY: setup book html exercises test clean
+.PHONY: setup book html exercises test publish clean
 
 # Re-install only when the requirements change: a second `make` reuses .venv.
 $(STAMP): requirements.txt solutions/pyproject.toml
@@ -44,6 +45,14 @@ book: html exercises
 
 test: html
 	$(BIN)/python -m pytest -c tests/pytest.ini --rootdir .
+
+# Publish the built book: _build/html becomes the only commit of the gh-pages branch, pushed
+# to $(REMOTE) (GitHub Pages serves it when the repository's Pages source is that branch;
+# README, "Publishing the book"). .nojekyll (-n) keeps Pages from hiding _static/ and _sources/.
+REMOTE ?= origin
+publish: html
+	$(BIN)/ghp-import -n -p -f -r $(REMOTE) -b gh-pages \
+		-m "The book, built from $$(git rev-parse --short HEAD)" _build/html
 
 clean:
 	rm -rf _build
