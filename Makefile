@@ -29,12 +29,16 @@ setup: $(STAMP) $(KERNEL_STAMP)
 # The chapters import tokref, but neither Sphinx (it re-reads changed pages only) nor
 # jupyter-cache (it keys on the cells' source) sees a change to tokref: when anything in
 # tokref changed since the last build, drop the cache and rebuild every page (--all).
+# Sphinx's incremental build also skips copying static files when no page changed: a
+# change to the book's CSS or extension (book/_static, book/_ext) rebuilds every page too.
 STAMP_HTML := _build/.tokref-stamp
 html: setup
 	@mkdir -p _build; all=""; \
 	if [ ! -f $(STAMP_HTML) ] || [ -n "$$(find solutions/tokref -newer $(STAMP_HTML) -type f -not -path '*/__pycache__/*' -print -quit)" ]; then \
 		echo "tokref changed since the last build (or first build): executing every chapter"; \
-		rm -rf _build/.jupyter_cache; all="--all"; fi; \
+		rm -rf _build/.jupyter_cache; all="--all"; \
+	elif [ -n "$$(find book/_static book/_ext _config.yml _toc.yml -newer $(STAMP_HTML) -type f -not -path '*/__pycache__/*' -print -quit)" ]; then \
+		echo "the book's configuration, CSS or extension changed: rebuilding every page"; all="--all"; fi; \
 	touch $(STAMP_HTML).new; \
 	$(BIN)/jupyter-book build . --warningiserror --keep-going $$all && mv $(STAMP_HTML).new $(STAMP_HTML)
 
