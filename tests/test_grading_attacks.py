@@ -162,11 +162,12 @@ EXPECTED_FLAGS = {
 
 
 def solution_functions(source_nb: dict) -> dict[str, str]:
-    """grade_id of each solution cell -> the function it defines."""
+    """grade_id of each solution code cell -> the function it defines (the capstone's
+    written answers are Markdown solution cells: no function, no attack)."""
     out = {}
     for cell in source_nb["cells"]:
         meta = cell["metadata"].get("nbgrader", {})
-        if meta.get("solution"):
+        if meta.get("solution") and cell["cell_type"] == "code":
             out[meta["grade_id"]] = re.search(r"^def (\w+)\(", "".join(cell["source"]), re.M).group(1)
     return out
 

@@ -248,6 +248,30 @@ def _register_author_year_style() -> None:
     register_plugin("pybtex.style.formatting", "authoryear", AuthorYearStyle, force=True)
 
 
+def _register_round_citations() -> None:
+    """In-text citations with round brackets, "Gage (1994)" and "(Sennrich et al., 2016)",
+    like the bibliography's labels (sphinxcontrib-bibtex's author_year uses square ones)."""
+    from dataclasses import dataclass, field
+
+    import sphinxcontrib.bibtex.plugin
+    from sphinxcontrib.bibtex.style.referencing import BracketStyle
+    from sphinxcontrib.bibtex.style.referencing.author_year import AuthorYearReferenceStyle
+
+    def round_brackets() -> BracketStyle:
+        return BracketStyle(left="(", right=")")
+
+    @dataclass
+    class AuthorYearRoundStyle(AuthorYearReferenceStyle):
+        bracket_parenthetical: BracketStyle = field(default_factory=round_brackets)
+        bracket_textual: BracketStyle = field(default_factory=round_brackets)
+        bracket_author: BracketStyle = field(default_factory=round_brackets)
+        bracket_label: BracketStyle = field(default_factory=round_brackets)
+        bracket_year: BracketStyle = field(default_factory=round_brackets)
+
+    sphinxcontrib.bibtex.plugin.register_plugin(
+        "sphinxcontrib.bibtex.style.referencing", "author_year_round", AuthorYearRoundStyle, force=True)
+
+
 def _add_static(app: Sphinx) -> None:
     """book/_static: the book's own CSS (tokbook.css)."""
     static = str(Path(__file__).resolve().parents[1] / "_static")
@@ -257,6 +281,7 @@ def _add_static(app: Sphinx) -> None:
 
 def setup(app: Sphinx) -> dict:
     _register_author_year_style()
+    _register_round_citations()
     app.connect("config-inited", _config_inited)
     app.connect("builder-inited", _add_static)
     app.add_css_file("tokbook.css")
