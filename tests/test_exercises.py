@@ -176,9 +176,9 @@ KIND_NAMES = {"basic": "basic", "edges": "edge cases", "breadth": "breadth"}
 def test_graded_cells(path):
     """Every part is graded in three locked test cells, for partial credit: ``-basic``
     (the task's examples and main rule), ``-edges`` (edge cases) and ``-breadth`` (a
-    visible seeded-random check, then the hidden tests). Each starts with a docstring
-    naming its part and kind and has visible asserts; only the breadth cell has hidden
-    tests, of the part's function; a part's cells share the points of the intro's table.
+    visible seeded-random check, then the hidden tests of breadth). Each starts with a
+    docstring naming its part and kind, has visible asserts and hidden tests of the
+    part's function; a part's cells share the points of the intro's table.
     Written answers (the capstone's) are markdown cells graded by hand."""
     cells = load(path)["cells"]
     manual = {nbgrader_meta(c)["grade_id"]: nbgrader_meta(c)["points"] for c in cells
@@ -204,11 +204,11 @@ def test_graded_cells(path):
             f"{gid}: start with a one-line docstring \"\"\"Part N, {KIND_NAMES[kind]}: ...\"\"\"")
         visible, _, hidden = text.partition("### BEGIN HIDDEN TESTS")
         assert "assert" in visible and "tokref" not in visible, gid
-        if kind == "breadth":
-            assert hidden.rstrip().endswith("### END HIDDEN TESTS"), f"{gid}: the breadth cell holds the hidden tests"
-            check_hidden_section(gid, hidden.rsplit("### END HIDDEN TESTS", 1)[0], function)
-        else:
-            assert not hidden, f"{gid}: hidden tests go in the part's breadth cell"
+        # Every test cell has hidden tests, even basic and edges (the visible calls, checked
+        # against the reference): their records, checked outside the sandbox, are what a
+        # tampered cell cannot forge (an input transformer that turns cells into `pass`).
+        assert hidden.rstrip().endswith("### END HIDDEN TESTS"), f"{gid}: every test cell holds hidden tests"
+        check_hidden_section(gid, hidden.rsplit("### END HIDDEN TESTS", 1)[0], function)
         parts.setdefault(function, []).append((kind, meta["points"]))
     for name, graded in parts.items():
         assert [k for k, _ in graded] == list(KINDS), f"{name}: the test cells must be {KINDS}, in order"
