@@ -26,6 +26,7 @@ import pytest
 
 from conftest import ROOT, copy_course
 from test_grading_e2e import check_partial_credit_cell_by_cell, run, solutions, submission, write_nb
+from test_wrong_solutions import wrong_solutions
 
 pytestmark = pytest.mark.slow
 
@@ -48,25 +49,6 @@ def best_pair(words):
     score = {p: Fraction(c, symbol_counts[p[0]] * symbol_counts[p[1]]) for p, c in pair_counts.items()}
     return max(score, key=lambda p: (score[p], p))  # forgets rule 2: the pair's count
 '''
-WORDPIECE_BACKTRACKING = '''
-def encode_word(word, vocab, *, unk_token="[UNK]", max_input_chars_per_word=100):
-    if len(word) > max_input_chars_per_word:
-        return [unk_token]
-
-    def split(start):  # longest first, but tries shorter pieces when stuck: not BERT's rule
-        if start == len(word):
-            return []
-        for end in range(len(word), start, -1):
-            piece = word[start:end] if start == 0 else "##" + word[start:end]
-            if piece in vocab:
-                rest = split(end)
-                if rest is not None:
-                    return [piece] + rest
-        return None
-
-    pieces = split(0)
-    return [unk_token] if pieces is None else pieces
-'''
 UNIGRAM_FEWEST_PIECES = '''
 def viterbi(text, pieces):
     # Ties: the segmentation with the fewest pieces overall, not the rule at every position.
@@ -85,21 +67,12 @@ def viterbi(text, pieces):
         j = start[j]
     return segmentation[::-1], best[n][0]
 '''
-UNIGRAM_NUMPY_LOGS = '''
-import numpy as np
 
-def em_step(corpus, pieces):
-    counts = expected_counts(corpus, pieces)
-    total = sum(counts.values())
-    return {p: np.log(c / total) for p, c in counts.items() if c > 0}  # numpy.float64
-'''
-UNIGRAM_NO_LOG_SPACE = '''
-def forward(text, pieces):
-    prob = [1.0] + [0.0] * len(text)  # probabilities, not their logs: they underflow
-    for j in range(1, len(text) + 1):
-        prob[j] = sum(prob[i] * math.exp(pieces[text[i:j]]) for i in range(j) if text[i:j] in pieces)
-    return math.log(prob[len(text)])
-'''
+
+# Three of the classic mistakes, as tests/wrong_solutions/ lists them.
+WORDPIECE_BACKTRACKING = wrong_solutions("wordpiece")["backtracking"]["code"]["wordpiece-encode-word"]
+UNIGRAM_NUMPY_LOGS = wrong_solutions("unigram")["em_numpy_floats"]["code"]["unigram-em-step"]
+UNIGRAM_NO_LOG_SPACE = wrong_solutions("unigram")["forward_probabilities_underflow"]["code"]["unigram-forward"]
 
 
 def wordpiece_submissions(full: dict[str, str]) -> dict[str, tuple[dict[str, str], str]]:
