@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from typing import Literal
 
-__all__ = ["Work", "list_works", "load_texts", "load_text"]
+__all__ = ["Work", "list_works", "load_texts", "load_text", "ParallelCorpus", "load_parallel"]
 
 Split = Literal["train", "heldout", "all"]
 
@@ -81,3 +81,54 @@ def load_texts(split: Split = "train", *, name: str = "shakespeare") -> list[str
 def load_text(split: Split = "train", *, name: str = "shakespeare") -> str:
     """The texts of a split joined into one string, works separated by a blank line."""
     return "\n\n".join(load_texts(split, name=name))
+
+
+# ---------------------------------------------------------------------------------------
+# The parallel corpus: the same texts in 14 languages
+# ---------------------------------------------------------------------------------------
+
+_PARALLEL_SHA256 = "e39ac77876b0021709e305fe694eab71142a37ef164a56da66e91b9351825627"
+
+
+@dataclass(frozen=True)
+class ParallelCorpus:
+    """Texts aligned across languages: ``texts[lang][i]`` translates ``texts["en"][i]``.
+
+    ``languages`` maps a language code (``"en"``, ``"zh_CN"``, ...) to its English name,
+    ``scripts`` to the script it is written in; ``source`` and ``license`` say where the
+    texts come from (``data/parallel/README.md`` has the whole story).
+    """
+
+    languages: dict[str, str]
+    scripts: dict[str, str]
+    texts: dict[str, list[str]] = field(repr=False)
+    source: str
+    license: str
+
+
+@lru_cache(maxsize=None)
+def load_parallel() -> ParallelCorpus:
+    """Sphinx 7.4.7's user-interface messages in English and 13 translations (BSD-2).
+
+    >>> corpus = load_parallel()
+    >>> len(corpus.languages), len(corpus.texts["en"]), sorted(set(corpus.scripts.values()))[:3]
+    (14, 139, ['Arabic', 'Cyrillic', 'Devanagari'])
+    >>> corpus.texts["en"][0], corpus.texts["fr"][0]
+    ('About these documents', 'À propos de ces documents')
+    """
+    root = resources.files("tokref") / "data" / "parallel"
+    data = (root / "sphinx_messages.json").read_bytes()
+    if hashlib.sha256(data).hexdigest() != _PARALLEL_SHA256:
+        raise ValueError(
+            "sphinx_messages.json does not match its checksum; "
+            "restore it with `git checkout -- solutions/tokref/data`"
+        )
+    raw = json.loads(data)
+    langs = raw["languages"]
+    return ParallelCorpus(
+        languages={code: v["name"] for code, v in langs.items()},
+        scripts={code: v["script"] for code, v in langs.items()},
+        texts={code: [m[code] for m in raw["messages"]] for code in langs},
+        source=raw["source"],
+        license=raw["license"],
+    )
