@@ -361,6 +361,19 @@ class WordPieceTokenizer(Tokenizer):
             )
         return self._ids[CLS], self._ids[SEP]
 
+    def _added_special_ids(self, options: dict[str, Any]) -> tuple[list[int], list[int]]:
+        # encode_batch's hook: BERT's post-processor wraps each text as [CLS] ... [SEP],
+        # as encode does, unless add_special_tokens=False.
+        add = check_bool(options.pop("add_special_tokens", True), name="add_special_tokens")
+        if not add:
+            return [], []
+        cls_id, sep_id = self._template_ids()
+        return [cls_id], [sep_id]
+
+    def _encode_content(self, text: str, options: dict[str, Any]) -> list[int]:
+        # encode_batch's hook: the text's ids without [CLS] and [SEP] (encode adds them).
+        return self.encode(text, add_special_tokens=False, **options)
+
     def encode(  # type: ignore[override]
         self, text: str, pair: str | None = None, *, add_special_tokens: bool = True
     ) -> list[int]:

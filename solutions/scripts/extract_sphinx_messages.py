@@ -1,3 +1,5 @@
+# Rebuild solutions/tokref/data/parallel/sphinx_messages.json from the Sphinx wheel installed in .venv
+# (see that directory's README.md). Run from the repository root: .venv/bin/python solutions/scripts/extract_sphinx_messages.py
 import sphinx, pathlib, re, json, hashlib
 from babel.messages.pofile import read_po
 root = pathlib.Path(sphinx.__file__).parent/"locale"
