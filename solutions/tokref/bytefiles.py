@@ -17,7 +17,7 @@ from __future__ import annotations
 import codecs
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import repeat
 from operator import itemgetter
@@ -26,18 +26,22 @@ from typing import Any
 
 import regex
 
-from .base import TokenizerFileError
+from .base import TokenizerFileError, check_special_tokens, is_integer
+from .ranks import bpe_split_piece, check_mergeable_ranks, load_tiktoken_ranks
 
 __all__ = [
     "bytes_to_unicode",
     "byte_pieces",
     "gpt2_vocab",
+    "vocab_names",
+    "read_mergeable_ranks",
     "huggingface_json",
     "onig_pattern",
     "write_gpt2_files",
     "read_gpt2_files",
     "tables_to_config",
     "tables_from_config",
+    "tables_from_vocab_merges",
 ]
 
 
@@ -105,6 +109,25 @@ def gpt2_vocab(ranks: Mapping[bytes, int], special_tokens: Mapping[str, int]) ->
     vocab = dict(zip(byte_pieces(b for b, _ in ordered), (r for _, r in ordered)))
     vocab.update(special_tokens)
     return vocab
+
+
+def vocab_names(table: Sequence[bytes], special_tokens: Mapping[str, int]) -> tuple[list[str], dict[str, int]]:
+    """The names of a byte-level tokenizer's ids, as in ``vocab.json``: ``pieces`` (id →
+    name: the bytes of ``table[id]`` in GPT-2's alphabet, a special token's text, ``""``
+    for an unused id) and ``ids`` (name → id, without the unused ids).
+
+    >>> vocab_names([b" a", b"", b"<s>"], {"<s>": 2})
+    (['Ġa', '', '<s>'], {'Ġa': 0, '<s>': 2})
+    """
+    pieces = byte_pieces(table)
+    for s, i in special_tokens.items():
+        pieces[i] = s
+    ids = dict(zip(pieces, range(len(pieces))))
+    ids.pop("", None)  # the unused ids: no token is empty
+    # A special token's text names it even where a token's piece is the same string,
+    # as in the vocab of the exported tokenizer.json.
+    ids.update(special_tokens)
+    return pieces, ids
 
 
 # ---------------------------------------------------------------------------------------
@@ -175,6 +198,21 @@ def huggingface_json(
     }
 
 
+def read_mergeable_ranks(ranks_or_path: Mapping[bytes, int] | str | os.PathLike[str]) -> dict[bytes, int]:
+    """tiktoken's ``mergeable_ranks`` given as a mapping or as a ``.tiktoken`` file,
+    checked (:func:`~tokref.ranks.check_mergeable_ranks`)."""
+    if isinstance(ranks_or_path, (str, os.PathLike)):
+        ranks = load_tiktoken_ranks(ranks_or_path)
+    elif isinstance(ranks_or_path, Mapping):
+        ranks = ranks_or_path
+    else:
+        raise TypeError(
+            "ranks_or_path must be a dict of bytes -> int or a path to a .tiktoken file, "
+            f"not {type(ranks_or_path).__name__}"
+        )
+    return check_mergeable_ranks(ranks)
+
+
 def write_gpt2_files(
     vocab_json: str | os.PathLike[str],
     merges_txt: str | os.PathLike[str],
@@ -243,6 +281,167 @@ def read_gpt2_files(
     if missing:
         raise TokenizerFileError(f"{str(vocab_json)!r} lacks tokens the merges make, e.g. {min(missing)!r}")
     return ranks, specials
+
+
+# ---------------------------------------------------------------------------------------
+# A vocabulary and a merge list in memory (CS336; Hugging Face's vocab.json + merges.txt)
+# ---------------------------------------------------------------------------------------
+
+
+def tables_from_vocab_merges(
+    vocab: Mapping[int, bytes],
+    merges: Iterable[tuple[bytes, bytes]],
+    special_tokens: Collection[str] | None = None,
+) -> tuple[dict[bytes, int], dict[str, int], list[tuple[int, int]]]:
+    """``(ranks, special_tokens, merges)`` of a byte-level BPE given as a vocabulary
+    ``{id: bytes}`` and its merges ``[(a, b), ...]`` in the order they were learnt (what
+    CS336's tokenizer takes; Hugging Face's ``vocab.json`` + ``merges.txt`` read into
+    memory): ``ranks`` maps the bytes of each single byte and merged token to its id,
+    ``special_tokens`` maps text to id, and the merges come back as pairs of ids.
+
+    The ids are kept, and must fit these rules (``ValueError``, or ``TypeError`` for a
+    wrong type, naming the entry):
+
+    - all 256 single bytes are in ``vocab``, under any ids (GPT-2 numbers them in
+      :func:`bytes_to_unicode` order); no two ids have the same bytes;
+    - each merge joins two tokens that are single bytes or made by earlier merges, and
+      makes a token of ``vocab`` that nothing made before;
+    - the ids of the merged tokens increase in merge order ("ids out of order"
+      otherwise): BPE applies merges by rank, and tokref, like tiktoken, takes a token's
+      id as its rank; and each merge is what that BPE makes of its token's bytes with
+      the tokens before it (tiktoken merges the pair whose *joined bytes* rank lowest, a
+      merge list the listed pair: the two agree only then);
+    - every other entry is a special token. With ``special_tokens=None`` every such
+      entry is one (its bytes must be UTF-8), as ``<|endoftext|>`` is in GPT-2's
+      ``vocab.json``; with a collection, it must be in it. A special token that is not
+      in ``vocab`` takes the next id after the largest, in the order given.
+
+    >>> vocab = {i: bytes([i]) for i in range(256)} | {256: b"ab", 257: b"<|e|>"}
+    >>> ranks, specials, merges = tables_from_vocab_merges(vocab, [(b"a", b"b")])
+    >>> ranks[b"ab"], specials, merges
+    (256, {'<|e|>': 257}, [(97, 98)])
+    >>> tables_from_vocab_merges(vocab, [(b"a", b"b")], ["<s>", "<|e|>"])[1]
+    {'<s>': 258, '<|e|>': 257}
+    >>> tables_from_vocab_merges(vocab | {256: b"abc", 257: b"ab"}, [(b"a", b"b"), (b"ab", b"c")])
+    Traceback (most recent call last):
+    ...
+    ValueError: merges[1] makes b'abc' with id 256, but the ids of merged tokens must ...
+    """
+    by_bytes = _vocab_by_bytes(vocab)
+    ranks, pairs = _replay_merges(by_bytes, merges)
+    if special_tokens is not None:
+        special_tokens = check_special_tokens(special_tokens)
+    special_bytes = {s.encode("utf-8") for s in special_tokens or ()}
+    specials: dict[str, int] = {}
+    for b, i in sorted(by_bytes.items(), key=itemgetter(1)):
+        if b in ranks:
+            continue
+        if special_tokens is None:
+            try:
+                specials[b.decode("utf-8")] = i
+                continue
+            except UnicodeDecodeError:
+                pass
+        elif b in special_bytes:
+            continue  # numbered below, in the order given
+        raise ValueError(
+            f"vocab[{i}] = {b!r} is neither a single byte, nor made by a merge, nor "
+            + ("valid UTF-8 text, which a special token would be" if special_tokens is None
+               else "in special_tokens; list it there (or pass special_tokens=None to "
+               "take every such entry as a special token)")
+            + ", so encoding could never produce it; add the merge that makes it, or drop it"
+        )
+    next_id = max(by_bytes.values()) + 1
+    for s in special_tokens or ():
+        b = s.encode("utf-8")
+        if b in ranks:
+            raise ValueError(
+                f"special token {s!r} is also an ordinary token (id {ranks[b]}, a single "
+                "byte or a merge's result); a special token needs an entry of its own"
+            )
+        if b in by_bytes:
+            specials[s] = by_bytes[b]
+        else:
+            specials[s], next_id = next_id, next_id + 1
+    return ranks, specials, pairs
+
+
+def _vocab_by_bytes(vocab: object) -> dict[bytes, int]:
+    """``vocab`` ({id: bytes}) checked and inverted: bytes → id."""
+    if not isinstance(vocab, Mapping):
+        raise TypeError(f"vocab must map int ids to bytes, such as {{97: b'a'}}, not {type(vocab).__name__}")
+    by_bytes: dict[bytes, int] = {}
+    for i, b in vocab.items():
+        if not is_integer(i):
+            raise TypeError(
+                f"vocab's keys must be int ids, found {i!r} ({type(i).__name__}); a GPT-2 "
+                "vocab.json (token string -> id) is read by ByteLevelBPETokenizer.from_gpt2_files"
+            )
+        if i < 0:
+            raise ValueError(f"vocab has the negative id {i}; ids are int >= 0")
+        if not isinstance(b, bytes):
+            raise TypeError(
+                f"vocab[{i}] must be bytes, not {type(b).__name__} ({b!r}); a token of "
+                "vocab.json is written in GPT-2's alphabet: map it back with bytes_to_unicode()"
+            )
+        if not b:
+            raise ValueError(f"vocab[{i}] is b''; a token has at least one byte")
+        if b in by_bytes:
+            raise ValueError(f"ids {by_bytes[b]} and {i} have the same bytes {b!r}; each token appears once")
+        by_bytes[b] = int(i)
+    missing = [bytes([c]) for c in range(256) if bytes([c]) not in by_bytes]
+    if missing:
+        raise ValueError(
+            f"vocab lacks the single byte {missing[0]!r} ({len(missing)} of the 256 are "
+            "missing); byte-level BPE needs every byte as a token"
+        )
+    return by_bytes
+
+
+def _replay_merges(
+    by_bytes: Mapping[bytes, int], merges: Iterable[tuple[bytes, bytes]]
+) -> tuple[dict[bytes, int], list[tuple[int, int]]]:
+    """The tokens the merges make (single bytes first) with their ids, and the merges as
+    id pairs, checking the order."""
+    ranks = {bytes([c]): by_bytes[bytes([c])] for c in range(256)}
+    pairs: list[tuple[int, int]] = []
+    previous = None  # (merge index, id) of the last merged token
+    for k, m in enumerate(merges):
+        if not (isinstance(m, (tuple, list)) and len(m) == 2 and all(isinstance(x, bytes) for x in m)):
+            raise TypeError(f"merges[{k}] must be a pair of bytes (a, b), not {m!r}")
+        a, b = m
+        for part in (a, b):
+            if part not in by_bytes:
+                raise ValueError(f"merges[{k}] = {(a, b)!r}: {part!r} is not in the vocabulary")
+            if part not in ranks:
+                raise ValueError(
+                    f"merges[{k}] = {(a, b)!r}: {part!r} is neither a single byte nor made "
+                    "by an earlier merge; list the merges in the order they were learnt"
+                )
+        new = a + b
+        if new not in by_bytes:
+            raise ValueError(f"merges[{k}] makes {new!r}, which is not in the vocabulary; add it or drop the merge")
+        if new in ranks:
+            raise ValueError(f"merges[{k}] makes {new!r}, which an earlier merge made already; each token is made once")
+        i = by_bytes[new]
+        if previous is not None and i <= previous[1]:
+            raise ValueError(
+                f"merges[{k}] makes {new!r} with id {i}, but the ids of merged tokens must "
+                f"increase in merge order (ids out of order: merges[{previous[0]}] made id "
+                f"{previous[1]}): BPE applies merges by rank, and tokref, like tiktoken, "
+                "takes a token's id as its rank; renumber the vocabulary in merge order"
+            )
+        parts = bpe_split_piece(new, ranks)  # ranks holds the tokens before it only
+        if parts != [a, b]:
+            raise ValueError(
+                f"merges[{k}] = {(a, b)!r}, but BPE by ranks with the tokens before it "
+                f"splits {new!r} into {parts}; tokref (like tiktoken) would encode "
+                "differently from this merge list"
+            )
+        previous = (k, i)
+        ranks[new] = i
+        pairs.append((ranks[a], ranks[b]))
+    return ranks, pairs
 
 
 # ---------------------------------------------------------------------------------------

@@ -34,9 +34,10 @@ names this module has always exported are still importable from here.
 
 from __future__ import annotations
 
+import copy
 import json
 import os
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from itertools import chain
 from operator import itemgetter
@@ -60,12 +61,14 @@ from .base import (
     split_special,
 )
 from .bytefiles import (
-    byte_pieces,
     bytes_to_unicode,
     huggingface_json,
     read_gpt2_files,
+    read_mergeable_ranks,
     tables_from_config,
+    tables_from_vocab_merges,
     tables_to_config,
+    vocab_names,
     write_gpt2_files,
 )
 from .merges import MergeStep, train_merges
@@ -82,12 +85,12 @@ from .ranks import (  # noqa: F401 - ENDOFTEXT is imported from here
     ENDOFTEXT,
     OPENAI_ENCODINGS,
     bpe_encode_piece,
-    check_mergeable_ranks,
     id_table,
     load_tiktoken_ranks,
     merges_of_ranks,
     openai_ranks,
 )
+from .stream import char_spans, encode_iterable as encode_stream
 
 __all__ = [
     "GPT2_PATTERN",
@@ -177,6 +180,7 @@ class ByteLevelBPETokenizer(Tokenizer):
         self._specials: dict[str, int] = {}
         self._merges: list[tuple[int, int]] = []  # as ids; empty for from_tiktoken
         self.trace: list[MergeStep] | None = None
+        self._default_allowed: Literal["all"] | frozenset[str] = frozenset()  # allowing_special
         self._compile()
 
     # -- set-up ---------------------------------------------------------------
@@ -199,14 +203,7 @@ class ByteLevelBPETokenizer(Tokenizer):
                 raise ValueError(f"special token {s!r} has id {i!r}; ids must be int >= 0")
             specials[s] = int(i)
         decoder = id_table(ranks, specials)
-        pieces = byte_pieces(decoder)
-        for s, i in specials.items():
-            pieces[i] = s
-        ids = dict(zip(pieces, range(len(pieces))))
-        ids.pop("", None)  # the unused ids: no token is empty
-        # A special token's text names it even where a token's piece is the same string,
-        # as in the vocab of the exported tokenizer.json.
-        ids.update(specials)
+        pieces, ids = vocab_names(decoder, specials)
         self._ranks, self._specials, self._decoder = ranks, specials, decoder
         self._merges = list(merges)
         self._pieces, self._ids = pieces, ids
@@ -317,16 +314,7 @@ class ByteLevelBPETokenizer(Tokenizer):
         name: str = "tiktoken",
     ) -> ByteLevelBPETokenizer:
         """A tokenizer from tiktoken's ``mergeable_ranks`` (or a ``.tiktoken`` file)."""
-        if isinstance(ranks_or_path, (str, os.PathLike)):
-            ranks = load_tiktoken_ranks(ranks_or_path)
-        elif isinstance(ranks_or_path, Mapping):
-            ranks = ranks_or_path
-        else:
-            raise TypeError(
-                "ranks_or_path must be a dict of bytes -> int or a path to a .tiktoken file, "
-                f"not {type(ranks_or_path).__name__}"
-            )
-        ranks = check_mergeable_ranks(ranks)
+        ranks = read_mergeable_ranks(ranks_or_path)
         pattern = check_text(pattern, name="pattern")
         return cls._from_tables(name, pattern, ranks, dict(special_tokens or {}), [])
 
@@ -347,6 +335,31 @@ class ByteLevelBPETokenizer(Tokenizer):
             return cls.from_tiktoken(ranks, pattern=pattern, special_tokens=specials, name="gpt2_files")
         except (TypeError, ValueError) as e:  # repeated, negative or far too large ids
             raise TokenizerFileError(f"{str(vocab_json)!r} has invalid ids: {e}") from None
+
+    @classmethod
+    def from_vocab_merges(
+        cls,
+        vocab: Mapping[int, bytes],
+        merges: Sequence[tuple[bytes, bytes]],
+        *,
+        special_tokens: Collection[str] | None = None,
+        pattern: str = GPT2_PATTERN,
+        name: str = "vocab_merges",
+    ) -> ByteLevelBPETokenizer:
+        """A tokenizer from a vocabulary ``{id: bytes}`` and its merges in order, ids kept
+        (CS336's input; Hugging Face's vocab.json + merges.txt in memory); rules and errors:
+        :func:`~tokref.bytefiles.tables_from_vocab_merges`. With training's ids (byte b is
+        b, merge k is 256 + k) ``merges`` lists them; otherwise ``merges_from_ranks()`` does.
+
+        >>> tok = ByteLevelBPETokenizer().train(["abab ab"], vocab_size=256 + 2)
+        >>> same = ByteLevelBPETokenizer.from_vocab_merges(dict(enumerate(tok.token_bytes)), tok.merges)
+        >>> same.encode("abab ab") == tok.encode("abab ab"), same.merges == tok.merges
+        (True, True)
+        """
+        ranks, specials, pairs = tables_from_vocab_merges(vocab, merges, special_tokens)
+        # Distinct ids, increasing in merge order: 0..n-1 with byte c at c is training's.
+        trained = max(ranks.values()) == len(ranks) - 1 and all(ranks[bytes([c])] == c for c in range(256))
+        return cls._from_tables(name, check_text(pattern, name="pattern"), ranks, specials, pairs if trained else [])
 
     # -- views ----------------------------------------------------------------
 
@@ -464,7 +477,7 @@ class ByteLevelBPETokenizer(Tokenizer):
         self,
         text: str,
         *,
-        allowed_special: Literal["all"] | Collection[str] = frozenset(),
+        allowed_special: Literal["all"] | Collection[str] | None = None,
         disallowed_special: Literal["all"] | Collection[str] = "all",
     ) -> list[int]:
         """Ids of ``text``, with tiktoken's semantics for special tokens.
@@ -473,9 +486,12 @@ class ByteLevelBPETokenizer(Tokenizer):
         ``allowed_special``; if it is in ``disallowed_special`` (by default: every
         special token not allowed) a ``ValueError`` is raised, because text from users
         that contains, say, ``<|endoftext|>`` could otherwise inject a control token.
+        ``allowed_special=None`` is this tokenizer's default: none, unless it was made
+        by :meth:`allowing_special`.
         """
         self._require_trained()
         text = check_text(text)
+        allowed_special = self._default_allowed if allowed_special is None else allowed_special
         allowed = allowed_specials(text, self._specials, allowed_special, disallowed_special)
         if not allowed:
             return self._encode_chunk(text)
@@ -486,6 +502,38 @@ class ByteLevelBPETokenizer(Tokenizer):
             else:
                 out.extend(self._encode_chunk(chunk))
         return out
+
+    def encode_iterable(
+        self,
+        chunks: Iterable[str | bytes],
+        *,
+        allowed_special: Literal["all"] | Collection[str] | None = None,
+        disallowed_special: Literal["all"] | Collection[str] = "all",
+    ) -> Iterator[int]:
+        """The ids of ``encode("".join(chunks), ...)``, yielded while ``chunks`` (lines, an
+        open file, UTF-8 ``bytes``) are read, in bounded memory; where it cuts the text
+        and why the ids are the same: :mod:`tokref.stream`."""
+        self._require_trained()
+        allowed_special = self._default_allowed if allowed_special is None else allowed_special
+        return encode_stream(self, chunks, allowed_special=allowed_special, disallowed_special=disallowed_special)
+
+    def allowing_special(self, allowed: Literal["all"] | Collection[str] = "all") -> ByteLevelBPETokenizer:
+        """A copy (sharing the tables) whose ``encode`` and ``encode_iterable`` encode the
+        text of the special tokens in ``allowed`` as those tokens unless told otherwise:
+        for trusted text, such as a training corpus (CS336's tokenizer always does this).
+
+        >>> tok = ByteLevelBPETokenizer().train(["ab"], vocab_size=257, special_tokens=["<s>"])
+        >>> trusted = tok.allowing_special()
+        >>> trusted.encode("a<s>"), trusted.encode("a<s>", allowed_special=(), disallowed_special=())
+        ([97, 256], [97, 60, 115, 62])
+        """
+        self._require_trained()
+        if isinstance(allowed, str) and allowed != "all":
+            raise TypeError(f'allowed must be "all" or a collection of special tokens, such as {{{allowed!r}}}')
+        allowed_specials("", self._specials, allowed, ())  # unknown names raise
+        new = copy.copy(self)
+        new._default_allowed = "all" if allowed == "all" else frozenset(allowed)
+        return new
 
     def tokenize(self, text: str, **kwargs: Any) -> list[str]:
         """The tokens of ``text`` in readable form (see ``id_to_token``)."""
@@ -499,23 +547,8 @@ class ByteLevelBPETokenizer(Tokenizer):
         as in Hugging Face ``tokenizers``.
         """
         ids = self.encode(text, **kwargs)
-        # Map each byte offset of the UTF-8 encoding to the index of its character.
-        char_of_byte: list[int] = []
-        for i, ch in enumerate(text):
-            char_of_byte.extend([i] * len(ch.encode("utf-8")))
-        char_of_byte.append(len(text))
-        out, pos = [], 0
-        for id_ in ids:
-            n = len(self._decoder[id_])
-            start = char_of_byte[pos]
-            end_byte = pos + n
-            # The end is the first character starting at or after end_byte.
-            end = char_of_byte[end_byte] if end_byte < len(char_of_byte) else len(text)
-            if end_byte < len(char_of_byte) - 1 and char_of_byte[end_byte - 1] == end:
-                end += 1  # the token ends inside character `end`
-            out.append(Token(id_, self.id_to_token(id_), start, max(end, start)))
-            pos = end_byte
-        return out
+        spans = char_spans(text, [len(self._decoder[i]) for i in ids])
+        return [Token(i, self.id_to_token(i), start, end) for i, (start, end) in zip(ids, spans)]
 
     # -- decoding -------------------------------------------------------------
 
