@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+import tokref.batch
 import tokref.bytelevel
 import tokref.char
 import tokref.merges
@@ -73,6 +74,22 @@ REFERENCE = {
         "decode": "(ids, merges, special_tokens)",  # its decode(ids)
         "encode_file": "(path, merges, special_tokens, read_size=65536)",  # via encode_file_ids
         "measure": "(text, encode_fn)",  # via measure_counts: the exact counts only
+    },
+    "practice": {
+        "make_encoder": "(merges)",  # given in the setup cell, as are the two encoders it makes
+        "encode": "(text)",
+        "encode_bytes": "(text)",
+        "decode": "(ids)",
+        # tokref.chat.load_chat_template("chatml").render_with_spans(messages, ...), spans as a mask
+        "render_chatml": "(messages, *, add_generation_prompt=False)",
+        "pad_batch": "(rows, *, pad_id, side='right', length=None)",  # tokref.batch.pad_ids
+        "truncate": tokref.batch.truncate_ids,
+        "pack": "(docs, row_length, eot_id)",  # tokref.batch.pack_documents: (rows, boundaries)
+        # via encode_stream_with_merges(chunks, merges): ByteLevelBPETokenizer.from_vocab_merges
+        # (..., pattern=GPT2_PATTERN_STDLIB).encode_iterable(chunks)
+        "encode_stream": "(chunks, encode)",
+        # via truncate_to_budget_with_merges(text, budget, merges): tokref.budget.truncate_to_budget
+        "truncate_to_budget": "(text, budget, encode)",
     },
     "unigram": {
         "viterbi": "(text, pieces)",  # viterbi(text, pieces)
@@ -271,7 +288,7 @@ def test_functions_have_the_reference_signatures(folder, assignment):
         assert f.__doc__, f"{name} needs a docstring that students see"
 
 
-@pytest.mark.parametrize("assignment", ["bytelevel", "capstone"])
+@pytest.mark.parametrize("assignment", ["bytelevel", "capstone", "practice"])
 def test_stdlib_pattern_is_the_reference_one(assignment):
     """The pattern students get is tokref's GPT2_PATTERN_STDLIB, whose agreement with
     GPT2_PATTERN the hidden tests rely on (tests/test_assignment_refs.py checks it)."""

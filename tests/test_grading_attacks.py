@@ -41,7 +41,7 @@ from test_sandbox import Listener, processes_with
 
 pytestmark = pytest.mark.slow
 
-ASSIGNMENTS = ("chars", "words", "bpe", "bytelevel", "wordpiece", "unigram", "capstone")
+ASSIGNMENTS = ("chars", "words", "bpe", "bytelevel", "wordpiece", "unigram", "capstone", "practice")
 # Full marks of an honest submission: 10, or the capstone's 14 autograded points (its
 # written answers, left blank here, are worth 0 until a person grades them).
 FULL = {"capstone": 14.0}

@@ -12,7 +12,8 @@ runs twice, because one ``--timeout`` applies to all the assignments it grades: 
 words with 8 s per cell, so that the endless loops end quickly, then bpe and bytelevel
 with the course's 60 s, which Part 3 of bpe needs (it times training on 100 KB of text).
 The second run's report and ``grades.csv`` cover all four assignments (about 3 min on 2
-busy cores, 1 min of it for bpe and bytelevel).
+busy cores, 1 min of it for bpe and bytelevel). ``practice`` is graded by a test of its
+own, on its own copy of the course (``-k practice`` selects it; about 1 min).
 """
 
 from __future__ import annotations
@@ -508,3 +509,89 @@ def test_grading_end_to_end(tmp_path):
     check_stub_is_graded_zero_with_a_readable_reason(graded)
     check_output_is_cut_in_the_autograded_notebook(graded)
     check_feedback_says_what_failed(graded)
+
+
+# ---------------------------------------------------------------------------------------
+# practice: graded on its own copy of the course (select it with -k practice)
+# ---------------------------------------------------------------------------------------
+
+
+def practice_submissions(full: dict[str, str]) -> dict[str, tuple[dict[str, str], str]]:
+    from test_wrong_solutions import wrong_solutions  # it imports this module: import late
+
+    wrong = {name: w["code"] for name, w in wrong_solutions("practice").items()}
+    return {
+        "full": (full, "every part right"),
+        "stub": ({}, "nothing done"),
+        # A mask per UTF-8 byte (right on the ASCII examples: part 1's edge cases and
+        # breadth lose), masks made by comparing ids with pad_id (the examples pad with an
+        # id no row holds: part 2's edge cases and breadth lose), the line-by-line streamer
+        # (all of part 4), a negative budget accepted (part 5's edge cases only): part 3
+        # (2), the basic cells of parts 1, 2 and 5 (1 + 1 + 1) and part 5's breadth (0.5).
+        "partial": ({**full, **wrong["chat_mask_per_byte"], **wrong["pad_mask_from_pad_id"],
+                     **wrong["stream_line_by_line"], **wrong["budget_negative_accepted"]},
+                    "part 3, the basic cells of parts 1, 2 and 5, part 5's breadth"),
+    }
+
+
+PRACTICE_EXPECTED = {  # (assignment, student) -> (score, status)
+    ("practice", "full"): (10, "graded"),
+    ("practice", "stub"): (0, "graded"),
+    ("practice", "partial"): (5.5, "graded"),
+}
+PRACTICE_LOST = {
+    ("practice", "full"): set(),
+    ("practice", "partial"): (cells("practice", "chat", "pad", kinds=EDGES_BREADTH) | cells("practice", "stream")
+                              | {"practice-budget-edges"}),
+}
+
+
+def test_grading_practice_end_to_end(tmp_path):
+    course = copy_course(tmp_path / "course")
+    python = sys.executable
+    assert run([python, "autograder/release.py", "practice"], course).returncode == 0
+
+    def load(path: Path) -> dict:
+        return json.loads(path.read_text(encoding="utf-8"))
+
+    student_nb = load(course / "exercises/practice/practice.ipynb")
+    full = solutions(load(course / "source/practice/practice.ipynb"))
+    for student, (code, _) in practice_submissions(full).items():
+        write_nb(course / f"submitted/{student}/practice/practice.ipynb", submission(student_nb, code))
+    start = time.perf_counter()
+    proc = run([python, "autograder/grade.py", "practice", "--quiet"], course)
+    seconds = time.perf_counter() - start
+    with open(course / "grading-report.csv", encoding="utf-8") as f:
+        report = {(r["assignment"], r["student"]): r for r in csv.DictReader(f)}
+    with open(course / "grades.csv", encoding="utf-8") as f:
+        grades = {(r["assignment"], r["student_id"]): r for r in csv.DictReader(f)}
+    print(f"\ngrade.py, 3 submissions of practice: {seconds:.1f} s; autograding one notebook: "
+          f"{float(report[('practice', 'full')]['seconds']):.1f} s")
+
+    # Every submission has its exact score, in the report and in grades.csv, and loses
+    # exactly the cells listed.
+    assert set(report) == set(PRACTICE_EXPECTED)
+    got = {key: (float(row["score"]), row["status"]) for key, row in report.items()}
+    assert got == PRACTICE_EXPECTED, "\n".join(
+        f"{key}: expected {PRACTICE_EXPECTED[key]}, got {got[key]} ({report[key]['details']})"
+        for key in PRACTICE_EXPECTED if got[key] != PRACTICE_EXPECTED[key])
+    for key, (score, _) in PRACTICE_EXPECTED.items():
+        assert report[key]["max_score"] == "10", key
+        assert float(grades[key]["score"]) == score and float(grades[key]["max_score"]) == 10, key
+    assert proc.returncode == 0
+    check_partial_credit_cell_by_cell({"course": course, "report": report}, PRACTICE_LOST)
+
+    # Feedback for everyone; one message per lost cell, the visible test that caught it.
+    for assignment, student in PRACTICE_EXPECTED:
+        page = course / f"feedback/{student}/{assignment}/{assignment}.html"
+        assert page.exists(), page
+        assert report[(assignment, student)]["feedback"] == page.relative_to(course).as_posix()
+    stub = (course / "feedback/stub/practice/practice.html").read_text(encoding="utf-8")
+    assert "NotImplementedError" in stub and "replace this line with your code" in stub
+    text = (course / "feedback/partial/practice/practice.html").read_text(encoding="utf-8")
+    errors = re.findall(r"AssertionError: (.*)", html.unescape(re.sub(r"<[^>]+>", "", text)))
+    assert len(errors) == len(PRACTICE_LOST[("practice", "partial")]), errors
+    assert "one per character (not per UTF-8 byte)" in errors[0], errors
+    assert "make the mask from the row's length, not by comparing ids with pad_id" in errors[2], errors
+    assert "encoding line by line gives 'a', '\\n', '\\n', '\\n', 'b', one id too many" in errors[4], errors
+    assert errors[7].startswith("truncate_to_budget('the token', -1, encode) returned ''"), errors

@@ -30,7 +30,7 @@ from test_grading_e2e import run, solutions, submission, write_nb
 
 pytestmark = pytest.mark.slow
 
-ASSIGNMENTS = ("chars", "words", "bpe", "bytelevel", "wordpiece", "unigram", "capstone")
+ASSIGNMENTS = ("chars", "words", "bpe", "bytelevel", "wordpiece", "unigram", "capstone", "practice")
 # The points graded automatically; the rest (the capstone's written answers) a person grades.
 AUTOGRADED = {"capstone": "14"}
 CATALOG = ROOT / "tests" / "wrong_solutions"
