@@ -47,8 +47,10 @@ exercises: setup
 
 book: html exercises
 
+# The tests run on every core (pytest-xdist), a whole file per worker (--dist loadfile:
+# a file's module fixtures are built once and its tests keep their order).
 test: html
-	$(BIN)/python -m pytest -c tests/pytest.ini --rootdir .
+	$(BIN)/python -m pytest -c tests/pytest.ini --rootdir . -n auto --dist loadfile
 
 # Publish the built book: _build/html becomes the only commit of the gh-pages branch, pushed
 # to $(REMOTE) (GitHub Pages serves it when the repository's Pages source is that branch;

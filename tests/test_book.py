@@ -28,6 +28,8 @@ CHAPTERS = [
     "book/05_byte_level_bpe",
     "book/06_wordpiece",
     "book/07_unigram",
+    "book/08_in_practice",
+    "book/09_languages_code",
 ]
 PAGES = ["book/index", *CHAPTERS, "book/glossary", "book/references"]
 # Chapter -> the exercise notebooks it offers for download.
@@ -39,6 +41,8 @@ DOWNLOADS = {
     "book/05_byte_level_bpe": ["bytelevel.ipynb", "capstone.ipynb"],
     "book/06_wordpiece": ["wordpiece.ipynb"],
     "book/07_unigram": ["unigram.ipynb"],
+    "book/08_in_practice": ["practice.ipynb"],
+    "book/09_languages_code": ["practice.ipynb"],
 }
 # Every key of book/references.bib is cited somewhere, so each must be listed.
 BIB = ROOT / "book" / "references.bib"
