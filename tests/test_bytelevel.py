@@ -1092,3 +1092,13 @@ def test_split_special_is_the_shared_one():
 
     assert tokref.bytelevel.split_special is tokref.base.split_special
     assert "split_special" in tokref.bytelevel.__all__
+
+
+@pytest.mark.parametrize("text", ["\ud800", "a\udfffb", "x \ud83d\ude00 y", "\udc80\udc80<|endoftext|>"])
+def test_lone_surrogates_become_replacement_characters_as_in_tiktoken(small, small_tk, text):
+    # A str can hold surrogates that have no UTF-8 form; tiktoken replaces them with
+    # U+FFFD (and joins a valid pair) instead of failing, and so does tokref.
+    assert small.encode_ordinary(text) == small_tk.encode_ordinary(text)
+    assert small.encode(text, allowed_special="all") == small_tk.encode(text, allowed_special="all")
+    assert list(small.encode_iterable([text[:1], text[1:]], allowed_special="all")) == \
+        small_tk.encode(text, allowed_special="all")

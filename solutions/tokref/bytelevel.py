@@ -452,7 +452,7 @@ class ByteLevelBPETokenizer(Tokenizer):
     def encode_ordinary(self, text: str) -> list[int]:
         """Ids of ``text``, treating special-token text as ordinary text."""
         self._require_trained()
-        return self._encode_chunk(check_text(text))
+        return self._encode_chunk(check_text(text, utf8=True))
 
     def _encode_chunk(self, text: str) -> list[int]:
         cache = self._cache
@@ -490,7 +490,7 @@ class ByteLevelBPETokenizer(Tokenizer):
         by :meth:`allowing_special`.
         """
         self._require_trained()
-        text = check_text(text)
+        text = check_text(text, utf8=True)
         allowed_special = self._default_allowed if allowed_special is None else allowed_special
         allowed = allowed_specials(text, self._specials, allowed_special, disallowed_special)
         if not allowed:

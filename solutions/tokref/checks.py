@@ -31,13 +31,24 @@ __all__ = [
 ]
 
 
-def check_text(text: object, *, name: str = "text") -> str:
+def check_text(text: object, *, name: str = "text", utf8: bool = False) -> str:
     """Return ``text`` if it is a ``str``; otherwise raise a ``TypeError`` that says how to fix it.
+
+    With ``utf8=True`` (byte-level tokenizers, which encode the text's UTF-8), lone
+    surrogates, which have no UTF-8 form, become U+FFFD, as tiktoken's ``encode`` does;
+    without it they would raise ``UnicodeEncodeError`` deep inside the encoder.
 
     >>> check_text("abc")
     'abc'
+    >>> check_text("a\ud800b", utf8=True)
+    'a\ufffdb'
     """
     if isinstance(text, str):
+        if utf8 and not text.isascii():
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError:
+                return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
         return text
     if isinstance(text, (bytes, bytearray)):
         raise TypeError(
