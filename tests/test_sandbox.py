@@ -187,7 +187,12 @@ def test_no_process_outlives_the_notebook(probed):
     time.sleep(0.5)
     assert processes_with(MARKER) == []
     left = [f for f in findings if f["flag"] == "left processes running; killed"]
-    assert left and int(left[0]["detail"].split()[0]) == probed[0]["forks"]["kids"] + 2  # + the detached
+    # Killed: the forked kids and the two detached sleepers (the MARKER check above proves
+    # the detached ones are gone). The fork loop fills the process limit, and whether the
+    # double fork's middle process (exited, not yet reaped) still holds a slot while it runs
+    # depends on scheduling: under load (the suite on every core) the count was kids + 1.
+    kids = probed[0]["forks"]["kids"]
+    assert left and kids + 1 <= int(left[0]["detail"].split()[0]) <= kids + 2, (left, kids)
 
 
 def test_the_audit_hook_reports_what_deserves_a_look(probed):
