@@ -347,6 +347,30 @@ def check_partial_credit_cell_by_cell(graded, expected_lost: dict[tuple[str, str
         assert sum(score for score, _ in scores.values()) == total, (assignment, student, scores)
 
 
+
+def read_results(course: Path) -> tuple[dict, dict]:
+    """grade.py's report and nbgrader's grades.csv, keyed by (assignment, student)."""
+    with open(course / "grading-report.csv", encoding="utf-8") as f:
+        report = {(r["assignment"], r["student"]): r for r in csv.DictReader(f)}
+    with open(course / "grades.csv", encoding="utf-8") as f:
+        grades = {(r["assignment"], r["student_id"]): r for r in csv.DictReader(f)}
+    return report, grades
+
+
+def check_exact_scores(report: dict, grades: dict, expected: dict, *, max_score: int = 10) -> None:
+    """Every submission has exactly its expected (score, status), in the report and in
+    grades.csv, out of ``max_score``."""
+    assert set(report) == set(expected)
+    got = {key: (float(row["score"]), row["status"]) for key, row in report.items()}
+    assert got == expected, "\n".join(
+        f"{key}: expected {expected[key]}, got {got[key]} ({report[key]['details']})"
+        for key in expected if got[key] != expected[key])
+    for key, (score, _) in expected.items():
+        assert report[key]["max_score"] == str(max_score), key
+        assert float(grades[key]["score"]) == score, key
+        assert float(grades[key]["max_score"]) == max_score, key
+
+
 def grade_everything(course: Path) -> dict:
     """Generate, submit, and run grade.py once; what the checks below read."""
     python = sys.executable
@@ -393,10 +417,7 @@ def grade_everything(course: Path) -> dict:
     proc = run([python, "autograder/grade.py", "bpe", "bytelevel", "--quiet"], course)
     seconds = time.perf_counter() - start
 
-    with open(course / "grading-report.csv", encoding="utf-8") as f:
-        report = {(r["assignment"], r["student"]): r for r in csv.DictReader(f)}
-    with open(course / "grades.csv", encoding="utf-8") as f:
-        grades = {(r["assignment"], r["student_id"]): r for r in csv.DictReader(f)}
+    report, grades = read_results(course)
     print(f"\ngrade.py, 20 submissions of 4 assignments: {seconds:.1f} s "
           f"(chars and words {middle - start:.1f} s); autograding one notebook: "
           + ", ".join(f"{a} {float(report[(a, 'full')]['seconds']):.1f} s"
@@ -561,23 +582,13 @@ def test_grading_practice_end_to_end(tmp_path):
     start = time.perf_counter()
     proc = run([python, "autograder/grade.py", "practice", "--quiet"], course)
     seconds = time.perf_counter() - start
-    with open(course / "grading-report.csv", encoding="utf-8") as f:
-        report = {(r["assignment"], r["student"]): r for r in csv.DictReader(f)}
-    with open(course / "grades.csv", encoding="utf-8") as f:
-        grades = {(r["assignment"], r["student_id"]): r for r in csv.DictReader(f)}
+    report, grades = read_results(course)
     print(f"\ngrade.py, 3 submissions of practice: {seconds:.1f} s; autograding one notebook: "
           f"{float(report[('practice', 'full')]['seconds']):.1f} s")
 
     # Every submission has its exact score, in the report and in grades.csv, and loses
     # exactly the cells listed.
-    assert set(report) == set(PRACTICE_EXPECTED)
-    got = {key: (float(row["score"]), row["status"]) for key, row in report.items()}
-    assert got == PRACTICE_EXPECTED, "\n".join(
-        f"{key}: expected {PRACTICE_EXPECTED[key]}, got {got[key]} ({report[key]['details']})"
-        for key in PRACTICE_EXPECTED if got[key] != PRACTICE_EXPECTED[key])
-    for key, (score, _) in PRACTICE_EXPECTED.items():
-        assert report[key]["max_score"] == "10", key
-        assert float(grades[key]["score"]) == score and float(grades[key]["max_score"]) == 10, key
+    check_exact_scores(report, grades, PRACTICE_EXPECTED)
     assert proc.returncode == 0
     check_partial_credit_cell_by_cell({"course": course, "report": report}, PRACTICE_LOST)
 

@@ -14,7 +14,6 @@ shows those messages. Six submissions, about 1 min on 2 cores (more when they ar
 
 from __future__ import annotations
 
-import csv
 import html
 import json
 import re
@@ -25,7 +24,8 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, copy_course
-from test_grading_e2e import check_partial_credit_cell_by_cell, run, solutions, submission, write_nb
+from test_grading_e2e import (check_exact_scores, check_partial_credit_cell_by_cell, read_results, run,
+                             solutions, submission, write_nb)
 from test_wrong_solutions import wrong_solutions
 
 pytestmark = pytest.mark.slow
@@ -143,10 +143,7 @@ def grade_both(course: Path) -> dict:
     proc = run([python, "autograder/grade.py", *ASSIGNMENTS, "--quiet"], course)
     seconds = time.perf_counter() - start
 
-    with open(course / "grading-report.csv", encoding="utf-8") as f:
-        report = {(r["assignment"], r["student"]): r for r in csv.DictReader(f)}
-    with open(course / "grades.csv", encoding="utf-8") as f:
-        grades = {(r["assignment"], r["student_id"]): r for r in csv.DictReader(f)}
+    report, grades = read_results(course)
     print(f"\ngrade.py, {len(EXPECTED)} submissions of 2 assignments: {seconds:.1f} s; "
           "autograding one notebook: "
           + ", ".join(f"{a} {float(report[(a, 'full')]['seconds']):.1f} s" for a in ASSIGNMENTS))
@@ -165,15 +162,7 @@ def test_grading_subword_assignments_end_to_end(tmp_path):
     course, report = graded["course"], graded["report"]
 
     # Every submission has its exact score, in the report and in grades.csv.
-    assert set(report) == set(EXPECTED)
-    got = {key: (float(row["score"]), row["status"]) for key, row in report.items()}
-    assert got == EXPECTED, "\n".join(
-        f"{key}: expected {EXPECTED[key]}, got {got[key]} ({report[key]['details']})"
-        for key in EXPECTED if got[key] != EXPECTED[key])
-    for key, (score, _) in EXPECTED.items():
-        assert report[key]["max_score"] == "10", key
-        assert float(graded["grades"][key]["score"]) == score, key
-        assert float(graded["grades"][key]["max_score"]) == 10, key
+    check_exact_scores(report, graded["grades"], EXPECTED)
     assert graded["returncode"] == 0
     check_partial_credit_cell_by_cell(graded, LOST)
 
