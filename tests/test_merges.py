@@ -38,6 +38,7 @@ from tokref.merges import (
     iter_ranked_merges,
     merge_pair,
     train_merges,
+    train_merges_naive,
 )
 
 PROPERTY = settings(max_examples=100, derandomize=True, deadline=None, database=None)
@@ -482,3 +483,28 @@ def test_iter_ranked_merges_counts_occurrences_and_names_new_symbols():
                                     new_symbol=lambda a, b, r: 9 if r == 0 else 10))
     assert steps == [(0, 2, [9, 9, 2]), (1, 1, [9, 10])]
     assert apply_ranked_merges([], {("a", "b"): 0}) == [] and apply_ranked_merges(["a"], {}) == ["a"]
+
+
+# ---------------------------------------------------------------------------
+# train_merges_naive: the rule by its definition, the same result
+# ---------------------------------------------------------------------------
+
+
+@PROPERTY
+@given(
+    st.dictionaries(
+        st.lists(st.integers(0, 3), min_size=1, max_size=9).map(tuple),
+        st.integers(1, 4),
+        min_size=1,
+        max_size=12,
+    ),
+    st.integers(0, 40),
+)
+def test_naive_training_equals_the_incremental_trainer(words, n_merges):
+    base = [b"a", b"b", b"\x00", b"\xff"]
+    assert train_merges_naive(words, base, n_merges) == train_merges(words, base, n_merges)
+
+
+def test_naive_training_equals_the_incremental_trainer_on_shakespeare():
+    words = words_of([load_texts("train")[0][:20_000]])
+    assert train_merges_naive(words, BYTES, 60) == train_merges(words, BYTES, 60)
