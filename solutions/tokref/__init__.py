@@ -16,6 +16,8 @@ from .base import NotTrainedError, Token, Tokenizer, TokenizerFileError, load
 from .bpe import BPETokenizer
 from .bytelevel import ByteLevelBPETokenizer, load_openai_encoding
 from .char import CharTokenizer
+from .ngram import KneserNeyLM
+from .quality import QualityStats, measure_quality
 from .unigram import UnigramTokenizer
 from .word import WordTokenizer
 from .wordpiece import WordPieceTokenizer
@@ -34,6 +36,9 @@ __all__ = [
     "WordPieceTokenizer",
     "TokenizationStats",
     "measure",
+    "measure_quality",
+    "QualityStats",
+    "KneserNeyLM",
     "load",
     "NotTrainedError",
     "TokenizerFileError",

@@ -21,6 +21,7 @@ training), then the base symbols (the training characters in code-point order, t
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -31,11 +32,14 @@ from .base import (
     TokenizerFileError,
     check_piece_list,
     check_int,
+    check_probability,
+    check_rng,
     check_special_tokens,
+    check_text,
     check_texts,
     is_integer,
 )
-from .merges import MergeStep, apply_ranked_merges, train_merges
+from .merges import MergeStep, apply_ranked_merges, sample_ranked_merges, train_merges
 
 __all__ = ["EOW", "BPETokenizer", "word_counts", "apply_merges"]
 
@@ -205,24 +209,51 @@ class BPETokenizer(Tokenizer):
     def _encode_word(self, word: str) -> tuple[int, ...]:
         ids = self._cache.get(word)
         if ids is None:
-            unk = self._ids.get(self.unk_token)
-            pieces = apply_merges([*word, EOW], self._ranks)
-            out = []
-            for p in pieces:
-                id_ = self._ids.get(p)
-                if id_ is None:
-                    # Only a single unseen character can be missing: merges only join
-                    # known symbols.
-                    if unk is None:
-                        raise ValueError(
-                            f"character {p!r} was not seen in training and this tokenizer "
-                            "has no '<unk>' token; retrain with '<unk>' among the special tokens"
-                        )
-                    id_ = unk
-                out.append(id_)
-            ids = tuple(out)
-            self._cache[word] = ids
+            ids = self._cache[word] = self._ids_of(apply_merges([*word, EOW], self._ranks))
         return ids
+
+    def _ids_of(self, pieces: list[str]) -> tuple[int, ...]:
+        unk = self._ids.get(self.unk_token)
+        out = []
+        for p in pieces:
+            id_ = self._ids.get(p)
+            if id_ is None:
+                # Only a single unseen character can be missing: merges only join
+                # known symbols.
+                if unk is None:
+                    raise ValueError(
+                        f"character {p!r} was not seen in training and this tokenizer "
+                        "has no '<unk>' token; retrain with '<unk>' among the special tokens"
+                    )
+                id_ = unk
+            out.append(id_)
+        return tuple(out)
+
+    def sample_encode(
+        self, text: str, *, dropout: float = 0.1, seed: int | random.Random | None = None
+    ) -> list[int]:
+        """BPE-dropout (Provilkov et al. 2020): an encoding of ``text`` in which every
+        applicable merge is skipped with probability ``dropout`` at each step
+        (:func:`tokref.merges.sample_ranked_merges`), so the same word gets varied
+        segmentations from one call to the next: subword regularization for training.
+        ``dropout=0`` is ``encode``; ``dropout=1`` spells every word in characters.
+        ``seed`` is an int, a ``random.Random`` (continued across calls) or None.
+
+        >>> tok = BPETokenizer().train("low lower lowest " * 3, vocab_size=30)
+        >>> tok.sample_encode("lowest", dropout=0.0) == tok.encode("lowest")
+        True
+        >>> tok.tokenize("lowest"), tok.decode(tok.sample_encode("lowest", seed=1))
+        (['lowest</w>'], 'lowest')
+        """
+        self._require_trained()
+        text = check_text(text)
+        dropout = check_probability(dropout, name="dropout")
+        rng = check_rng(seed)
+        rank_of = lambda a, b: self._ranks.get((a, b))  # noqa: E731
+        out: list[int] = []
+        for word in text.split():
+            out.extend(self._ids_of(sample_ranked_merges([*word, EOW], rank_of, dropout=dropout, rng=rng)))
+        return out
 
     def _encode_with_offsets(self, text: str) -> list[Token]:
         out: list[Token] = []

@@ -37,7 +37,8 @@ from __future__ import annotations
 import copy
 import json
 import os
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+import random
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from itertools import chain
 from operator import itemgetter
@@ -47,63 +48,29 @@ from typing import Any, ClassVar, Literal
 import regex
 
 from .base import (
-    Token,
-    Tokenizer,
-    TokenizerFileError,
-    check_id,
-    check_ids,
-    check_int,
-    check_special_tokens,
-    check_text,
-    check_texts,
-    check_vocab_size,
-    is_integer,
-    split_special,
+    Token, Tokenizer, TokenizerFileError, check_id, check_ids, check_int, check_probability,
+    check_rng, check_special_tokens, check_text, check_vocab_size, is_integer, split_special,
 )
 from .bytefiles import (
-    bytes_to_unicode,
-    huggingface_json,
-    read_gpt2_files,
-    read_mergeable_ranks,
-    tables_from_config,
-    tables_from_vocab_merges,
-    tables_to_config,
-    vocab_names,
-    write_gpt2_files,
+    bytes_to_unicode, huggingface_json, read_gpt2_files, read_mergeable_ranks, tables_from_config,
+    tables_from_vocab_merges, tables_to_config, vocab_names, write_gpt2_files,
 )
+from .counting import Corpus, count_pretokens as count_corpus
 from .merges import MergeStep, train_merges
 from .pretokenize import (
-    CL100K_PATTERN,
-    GPT2_PATTERN,
-    GPT2_PATTERN_STDLIB,
-    O200K_PATTERN,
-    allowed_specials,
-    count_pretokens,
-    pieces_finder,
+    CL100K_PATTERN, GPT2_PATTERN, GPT2_PATTERN_STDLIB, O200K_PATTERN, allowed_specials,
+    count_pretokens, pieces_finder,
 )
 from .ranks import (  # noqa: F401 - ENDOFTEXT is imported from here
-    ENDOFTEXT,
-    OPENAI_ENCODINGS,
-    bpe_encode_piece,
-    id_table,
-    load_tiktoken_ranks,
-    merges_of_ranks,
-    openai_ranks,
+    ENDOFTEXT, OPENAI_ENCODINGS, bpe_encode_piece, bpe_sample_piece, id_table, load_tiktoken_ranks,
+    merges_of_ranks, openai_ranks,
 )
 from .stream import char_spans, encode_iterable as encode_stream
 
 __all__ = [
-    "GPT2_PATTERN",
-    "CL100K_PATTERN",
-    "O200K_PATTERN",
-    "ByteLevelBPETokenizer",
-    "bytes_to_unicode",
-    "bpe_encode_piece",
-    "load_tiktoken_ranks",
-    "count_pretokens",
-    "load_openai_encoding",
-    "GPT2_PATTERN_STDLIB",
-    "split_special",
+    "GPT2_PATTERN", "CL100K_PATTERN", "O200K_PATTERN", "ByteLevelBPETokenizer", "bytes_to_unicode",
+    "bpe_encode_piece", "load_tiktoken_ranks", "count_pretokens", "load_openai_encoding",
+    "GPT2_PATTERN_STDLIB", "split_special",
 ]
 
 _CACHE_LIMIT = 1 << 18  # distinct pieces memoised by encode before the memo is emptied
@@ -231,29 +198,31 @@ class ByteLevelBPETokenizer(Tokenizer):
 
     def train(
         self,
-        texts: str | Iterable[str],
+        texts: Corpus,
         vocab_size: int,
         *,
         pattern: str = GPT2_PATTERN,
         special_tokens: Collection[str] = (),
+        processes: int = 1,
         progress: bool = False,
         trace: bool = False,
     ) -> ByteLevelBPETokenizer:
-        """Learn ``vocab_size - 256 - len(special_tokens)`` merges from ``texts``; returns ``self``.
-
-        Fewer merges are learnt if the corpus runs out of pairs. With ``trace=True``,
-        ``self.trace`` lists a :class:`~tokref.merges.MergeStep` per merge (pair, count,
-        new id), for the merge explorer; ``progress=True`` shows a tqdm bar.
+        """Learn ``vocab_size - 256 - len(special_tokens)`` merges from ``texts`` (fewer if
+        the pairs run out); returns ``self``. ``texts``: a str, an iterable of str
+        (documents: no pair crosses two), or the ``pathlib.Path`` of a UTF-8 file, read in
+        blocks (only the pre-token counts are held: :mod:`tokref.counting`, which
+        ``processes > 1`` splits over processes, with identical merges). ``trace=True``
+        keeps a :class:`~tokref.merges.MergeStep` per merge in ``self.trace`` (the merge
+        explorer's); ``progress=True`` shows tqdm bars.
         """
-        texts = check_texts(texts)
         specials = check_special_tokens(special_tokens)
         vocab_size = check_int(vocab_size, name="vocab_size")
-        check_vocab_size(
-            vocab_size, 256 + len(specials),
-            reason=f"the 256 byte tokens and {len(specials)} special tokens",
-        )
-        counts = count_pretokens(texts, regex.compile(check_text(pattern, name="pattern")), specials)
+        reason = f"the 256 byte tokens and {len(specials)} special tokens"
+        check_vocab_size(vocab_size, 256 + len(specials), reason=reason)
+        pattern = check_text(pattern, name="pattern")
+        counts = count_corpus(texts, pattern, specials, processes=processes, progress=progress)
         words = {tuple(w.encode("utf-8")): c for w, c in counts.items()}
+        del counts  # the words hold the same: keep one copy
         learnt = train_merges(
             words, [bytes([i]) for i in range(256)], vocab_size - 256 - len(specials), progress=progress
         )
@@ -489,18 +458,25 @@ class ByteLevelBPETokenizer(Tokenizer):
         ``allowed_special=None`` is this tokenizer's default: none, unless it was made
         by :meth:`allowing_special`.
         """
+        return self._encode_parts(text, self._encode_chunk, allowed_special, disallowed_special)
+
+    def _encode_parts(
+        self, text: str, encode_chunk: Callable[[str], list[int]],
+        allowed_special: Literal["all"] | Collection[str] | None, disallowed_special: Literal["all"] | Collection[str],
+    ) -> list[int]:
+        # Special tokens by tiktoken's rules; the text between them by `encode_chunk`.
         self._require_trained()
         text = check_text(text, utf8=True)
         allowed_special = self._default_allowed if allowed_special is None else allowed_special
         allowed = allowed_specials(text, self._specials, allowed_special, disallowed_special)
         if not allowed:
-            return self._encode_chunk(text)
+            return encode_chunk(text)
         out: list[int] = []
         for chunk, special in split_special(text, allowed):
             if special:
                 out.append(self._specials[chunk])
             else:
-                out.extend(self._encode_chunk(chunk))
+                out.extend(encode_chunk(chunk))
         return out
 
     def encode_iterable(
@@ -516,6 +492,30 @@ class ByteLevelBPETokenizer(Tokenizer):
         self._require_trained()
         allowed_special = self._default_allowed if allowed_special is None else allowed_special
         return encode_stream(self, chunks, allowed_special=allowed_special, disallowed_special=disallowed_special)
+
+    def sample_encode(
+        self, text: str, *, dropout: float = 0.1, seed: int | random.Random | None = None,
+        allowed_special: Literal["all"] | Collection[str] | None = None,
+        disallowed_special: Literal["all"] | Collection[str] = "all",
+    ) -> list[int]:
+        """BPE-dropout (Provilkov et al. 2020): ``encode``, with every applicable merge of
+        each step skipped with probability ``dropout`` (:func:`~tokref.ranks.bpe_sample_piece`),
+        so a text gets varied segmentations. ``dropout=0`` is ``encode``, ``1`` gives bytes.
+        ``seed``: an int, a ``random.Random`` (continued across calls) or None.
+
+        >>> tok = ByteLevelBPETokenizer().train(["the cat sat on the mat"] * 3, vocab_size=280)
+        >>> tok.sample_encode(" the", dropout=0.0) == tok.encode(" the"), tok.sample_encode(" the", dropout=1.0)
+        (True, [32, 116, 104, 101])
+        """
+        dropout = check_probability(dropout, name="dropout")
+        if dropout == 0.0:
+            return self.encode(text, allowed_special=allowed_special, disallowed_special=disallowed_special)
+        rng, ranks, findall = check_rng(seed), self._ranks, self._findall
+
+        def sample_chunk(chunk: str) -> list[int]:
+            return [i for p in findall(chunk) for i in bpe_sample_piece(p.encode(), ranks, dropout=dropout, rng=rng)]
+
+        return self._encode_parts(text, sample_chunk, allowed_special, disallowed_special)
 
     def allowing_special(self, allowed: Literal["all"] | Collection[str] = "all") -> ByteLevelBPETokenizer:
         """A copy (sharing the tables) whose ``encode`` and ``encode_iterable`` encode the

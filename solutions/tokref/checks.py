@@ -10,7 +10,9 @@ explorer and the assignments' references all call these.
 
 from __future__ import annotations
 
+import math
 import operator
+import random
 import re
 from collections.abc import Collection, Iterable
 from functools import lru_cache
@@ -23,6 +25,8 @@ __all__ = [
     "check_id",
     "check_int",
     "check_bool",
+    "check_probability",
+    "check_rng",
     "is_integer",
     "check_vocab_size",
     "check_special_tokens",
@@ -185,6 +189,41 @@ def check_bool(value: object, *, name: str) -> bool:
     if not isinstance(value, bool):
         raise TypeError(f"{name} must be True or False, not {type(value).__name__} ({value!r})")
     return value
+
+
+def check_rng(seed: object) -> random.Random:
+    """A ``random.Random`` from ``seed``: ``None``, an int, or a ``random.Random``, which
+    is returned as is (so that successive calls continue its sequence).
+
+    >>> rng = random.Random(0)
+    >>> check_rng(rng) is rng, check_rng(0).random() == rng.random()
+    (True, True)
+    """
+    if isinstance(seed, random.Random):
+        return seed
+    if seed is None:
+        return random.Random()
+    if is_integer(seed):
+        # int(): random.Random refuses NumPy integers, which is_integer accepts.
+        return random.Random(int(seed))  # type: ignore[call-overload]
+    raise TypeError(f"seed must be None, an int or a random.Random, not {type(seed).__name__}")
+
+
+def check_probability(value: object, *, name: str) -> float:
+    """``value`` as a ``float`` in [0, 1] (``bool`` refused).
+
+    >>> check_probability(0.1, name="dropout")
+    0.1
+    >>> check_probability(1.5, name="dropout")
+    Traceback (most recent call last):
+    ...
+    ValueError: dropout must be a probability between 0 and 1, not 1.5
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
+        raise TypeError(f"{name} must be a number between 0 and 1, not {value!r}")
+    if not 0 <= value <= 1:
+        raise ValueError(f"{name} must be a probability between 0 and 1, not {value}")
+    return float(value)
 
 
 def is_integer(value: object) -> bool:

@@ -26,6 +26,7 @@ exactly reproducible):
 from __future__ import annotations
 
 import heapq
+import random
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -38,6 +39,7 @@ __all__ = [
     "merge_pair",
     "iter_ranked_merges",
     "apply_ranked_merges",
+    "sample_ranked_merges",
     "best_pair",
     "train_merges",
     "train_merges_naive",
@@ -144,6 +146,49 @@ def apply_ranked_merges(
     out = list(word)
     for _, _, out in iter_ranked_merges(word, ranks, max_rank=max_rank, new_symbol=new_symbol):
         pass
+    return out
+
+
+def sample_ranked_merges(
+    word: Sequence[S],
+    rank_of: Callable[[S, S], int | None],
+    *,
+    dropout: float,
+    rng: random.Random,
+) -> list[S]:
+    """BPE-dropout (Provilkov et al. 2020) on one word: the merges of ranked BPE, each
+    skipped at random. ``rank_of(a, b)`` is the rank of merging adjacent symbols ``a``
+    and ``b`` (``None``: no such merge); the merged symbol is ``a + b``.
+
+    At each step, the candidate merges (every adjacent position whose pair has a rank)
+    are considered in order of rank, the leftmost first on equal ranks, and each is
+    skipped with probability ``dropout``; the first not skipped is applied at its
+    position. When every candidate is skipped the word is done, as in the paper and in
+    Hugging Face ``tokenizers``. ``dropout=0`` is plain BPE, one occurrence at a time
+    (the same result as merging every occurrence of the best pair at once, which
+    :func:`iter_ranked_merges` does); ``dropout=1`` leaves the word unmerged. The random
+    draws come from ``rng`` only, so a seed reproduces a segmentation.
+
+    >>> ranks = {("a", "b"): 0, ("ab", "c"): 1}
+    >>> sample_ranked_merges(list("abc"), lambda a, b: ranks.get((a, b)), dropout=0.0, rng=random.Random(0))
+    ['abc']
+    >>> sample_ranked_merges(list("abc"), lambda a, b: ranks.get((a, b)), dropout=1.0, rng=random.Random(0))
+    ['a', 'b', 'c']
+    """
+    out = list(word)
+    while len(out) > 1:
+        candidates = []
+        for i in range(len(out) - 1):
+            r = rank_of(out[i], out[i + 1])
+            if r is not None:
+                candidates.append((r, i))
+        candidates.sort()
+        for _, i in candidates:
+            if rng.random() >= dropout:
+                out[i : i + 2] = [out[i] + out[i + 1]]  # type: ignore[operator]
+                break
+        else:
+            return out  # no candidate left, or every one skipped
     return out
 
 

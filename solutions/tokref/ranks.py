@@ -21,6 +21,7 @@ import base64
 import binascii
 import gzip
 import os
+import random
 from collections.abc import Mapping
 from importlib import resources
 from operator import itemgetter
@@ -28,12 +29,14 @@ from pathlib import Path
 from typing import Any
 
 from .base import TokenizerFileError, check_int, is_integer
+from .merges import sample_ranked_merges
 from .pretokenize import CL100K_PATTERN, O200K_PATTERN
 
 __all__ = [
     "OPENAI_ENCODINGS",
     "bpe_encode_piece",
     "bpe_split_piece",
+    "bpe_sample_piece",
     "merges_of_ranks",
     "check_mergeable_ranks",
     "id_table",
@@ -110,6 +113,28 @@ def bpe_split_piece(
     """
     bounds = _bpe_bounds(piece, ranks, _limit(max_rank))
     return [piece[s:e] for s, e in zip(bounds, bounds[1:])]
+
+
+def bpe_sample_piece(
+    piece: bytes, ranks: Mapping[bytes, int], *, dropout: float, rng: random.Random
+) -> list[int]:
+    """Ranks of the tokens of one pre-token under BPE-dropout: tiktoken's rule (the
+    lowest-ranked adjacent pair first, the leftmost on a tie), each candidate merge
+    skipped with probability ``dropout`` (:func:`tokref.merges.sample_ranked_merges`).
+    Unlike :func:`bpe_encode_piece`, a piece that is itself a token is merged step by
+    step too, as Hugging Face ``tokenizers`` does under dropout.
+
+    >>> ranks = {b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"abc": 4}
+    >>> bpe_sample_piece(b"abcab", ranks, dropout=0.0, rng=random.Random(0))
+    [4, 3]
+    >>> bpe_sample_piece(b"abcab", ranks, dropout=1.0, rng=random.Random(0))
+    [0, 1, 2, 0, 1]
+    """
+    get = ranks.get
+    tokens = sample_ranked_merges(
+        [piece[i : i + 1] for i in range(len(piece))], lambda a, b: get(a + b), dropout=dropout, rng=rng
+    )
+    return [ranks[t] for t in tokens]
 
 
 def _limit(max_rank: int | None) -> int:

@@ -6,9 +6,8 @@ They keep the wording the tests and users already rely on: a count is refused as
 
 from __future__ import annotations
 
-import random
-
-from ..base import check_int, is_finite_number, is_integer
+from ..base import check_int, is_finite_number
+from ..checks import check_rng  # noqa: F401 - shared with BPE-dropout; imported from here too
 
 __all__ = ["check_positive", "check_alpha", "check_rng"]
 
@@ -45,21 +44,3 @@ def check_alpha(alpha: object) -> float:
             "small: closer to uniform)"
         )
     return float(alpha)  # type: ignore[arg-type]
-
-
-def check_rng(seed: object) -> random.Random:
-    """A ``random.Random`` from ``seed``: ``None``, an int, or a ``random.Random``, which
-    is returned as is (so that successive calls continue its sequence).
-
-    >>> rng = random.Random(0)
-    >>> check_rng(rng) is rng, check_rng(0).random() == rng.random()
-    (True, True)
-    """
-    if isinstance(seed, random.Random):
-        return seed
-    if seed is None:
-        return random.Random()
-    if is_integer(seed):
-        # int(): random.Random refuses NumPy integers, which is_integer accepts.
-        return random.Random(int(seed))  # type: ignore[call-overload]
-    raise TypeError(f"seed must be None, an int or a random.Random, not {type(seed).__name__}")
