@@ -260,14 +260,16 @@ class PairCounts:
         self.words = [list(w) for w in words]
         self.weights = list(words.values())
         counts: dict[tuple[int, int], int] = defaultdict(int)
-        where: dict[tuple[int, int], set[int]] = defaultdict(set)
+        # Word indices per pair, as lists (a set costs several times the memory):
+        # repeated and stale entries are allowed, and merge() skips them.
+        where: dict[tuple[int, int], list[int]] = defaultdict(list)
         n_symbols = 0
         for wi, w in enumerate(self.words):
             c = self.weights[wi]
             n_symbols += c * len(w)
             for pair in zip(w, w[1:]):
                 counts[pair] += c
-                where[pair].add(wi)
+                where[pair].append(wi)
         self.counts = dict(counts)
         self.where = where
         self.n_symbols = n_symbols
@@ -283,7 +285,7 @@ class PairCounts:
         a, b = pair
         words, weights, where = self.words, self.weights, self.where
         delta: dict[tuple[int, int], int] = defaultdict(int)
-        for wi in where.pop(pair, ()):
+        for wi in dict.fromkeys(where.pop(pair, ())):  # each word once
             w = words[wi]
             c = weights[wi]
             i, last = 0, len(w) - 1  # a pair starts at 0..last-1
@@ -297,12 +299,12 @@ class PairCounts:
                         left = w[i - 1]
                         delta[left, a] -= c
                         delta[left, new_id] += c
-                        where[left, new_id].add(wi)
+                        where[left, new_id].append(wi)
                     if i + 2 <= last:
                         right = w[i + 2]
                         delta[b, right] -= c
                         delta[new_id, right] += c
-                        where[new_id, right].add(wi)
+                        where[new_id, right].append(wi)
                     w[i] = new_id
                     del w[i + 1]
                     last -= 1
@@ -350,7 +352,8 @@ def train_merges(
     Efficient: the pair counts are built once, then updated only around the occurrences
     of the merged pair (:class:`PairCounts`); a heap with lazy deletion finds the best
     pair. A heap entry is stale when its count no longer equals the pair's current
-    count; every change of a count pushes a fresh entry.
+    count; every change of a count pushes a fresh entry, and the stale ones are dropped
+    when they outnumber the live pairs.
 
     >>> merges, symbols, steps = train_merges({(0, 0, 0, 1): 1}, [b"a", b"b"], 2)
     >>> merges, symbols[2:]
@@ -385,6 +388,11 @@ def train_merges(
         for p, c in index.merge(pair, new_id).items():
             if c > 0:
                 heapq.heappush(heap, (-c, Descending((symbols[p[0]], symbols[p[1]])), p))
+        if len(heap) > 2 * len(pair_counts) + 1024:
+            # Mostly stale entries: keep the live ones (memory stays within twice the
+            # live pairs; each rebuild follows at least as many pushes, so O(1) amortised).
+            heap = [e for e in heap if pair_counts.get(e[2]) == -e[0]]
+            heapq.heapify(heap)
         if bar is not None:
             bar.update(1)
     if bar is not None:
