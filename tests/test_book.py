@@ -30,6 +30,7 @@ CHAPTERS = [
     "book/07_unigram",
     "book/08_in_practice",
     "book/09_languages_code",
+    "book/10_performance",
 ]
 PAGES = ["book/index", *CHAPTERS, "book/glossary", "book/references"]
 # Chapter -> the exercise notebooks it offers for download.
