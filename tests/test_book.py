@@ -31,6 +31,7 @@ CHAPTERS = [
     "book/08_in_practice",
     "book/09_languages_code",
     "book/10_performance",
+    "book/11_which_is_better",
 ]
 PAGES = ["book/index", *CHAPTERS, "book/glossary", "book/references"]
 # Chapter -> the exercise notebooks it offers for download.
