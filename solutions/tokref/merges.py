@@ -47,6 +47,7 @@ __all__ = [
     "MergeStep",
     "PairCounts",
     "Descending",
+    "descending_key",
 ]
 
 K = TypeVar("K", bytes, str)
@@ -227,6 +228,29 @@ class Descending(Generic[K]):
         return isinstance(other, Descending) and self.key == other.key
 
 
+def descending_key(symbol: K) -> K:
+    """A string that sorts the other way round: ``descending_key(a) < descending_key(b)``
+    exactly when ``a > b``, for ``bytes`` or ``str`` alike, and the keys are prefix-free,
+    so ``descending_key(a) + descending_key(b)`` sorts the pairs ``(a, b)`` in descending
+    order too. The heap of :func:`train_merges` orders pairs of equal count by it with
+    comparisons in C (:class:`Descending` does the same in Python).
+
+    Each unit (byte or character) ``x`` becomes two: ``1`` and its complement (``255 - x``
+    or ``0x10FFFF - x``), and ``2`` ends the key. Where two keys first differ, either both
+    hold a unit, whose complements compare reversed, or one has ended: its ``2`` beats the
+    other's ``1``, so the longer string, the greater, comes first. The key of ``a + b`` is
+    that of ``a`` without its end, then that of ``b``.
+
+    >>> sorted([b"a", b"ab", b"b", b""], key=descending_key)
+    [b'b', b'ab', b'a', b'']
+    >>> descending_key("ab") == descending_key("a")[:-1] + descending_key("b")
+    True
+    """
+    if isinstance(symbol, bytes):
+        return bytes(b for x in symbol for b in (1, 255 - x)) + b"\x02"  # type: ignore[return-value]
+    return "".join("\x01" + chr(0x10FFFF - ord(c)) for c in symbol) + "\x02"  # type: ignore[return-value]
+
+
 @dataclass(frozen=True)
 class MergeStep:
     """One step of training: ``pair`` (as ids) was merged into ``new_id``; it occurred
@@ -365,7 +389,10 @@ def train_merges(
     symbols = list(symbols)
     index = PairCounts(words)
     pair_counts = index.counts
-    heap = [(-c, Descending((symbols[p[0]], symbols[p[1]])), p) for p, c in pair_counts.items()]
+    # Heap entries (-count, key of the pair, pair): the most frequent pair first, then the
+    # greatest pair of symbol strings (descending_key; keys[i] is that of symbols[i]).
+    keys = [descending_key(s) for s in symbols]
+    heap = [(-c, keys[a] + keys[b], (a, b)) for (a, b), c in pair_counts.items()]
     heapq.heapify(heap)
 
     bar = None
@@ -383,11 +410,12 @@ def train_merges(
             continue  # stale entry
         new_id = len(symbols)
         symbols.append(symbols[pair[0]] + symbols[pair[1]])
+        keys.append(keys[pair[0]][:-1] + keys[pair[1]])
         merges.append(pair)
         steps.append(MergeStep(len(merges) - 1, pair, count, new_id))
         for p, c in index.merge(pair, new_id).items():
             if c > 0:
-                heapq.heappush(heap, (-c, Descending((symbols[p[0]], symbols[p[1]])), p))
+                heapq.heappush(heap, (-c, keys[p[0]] + keys[p[1]], p))
         if len(heap) > 2 * len(pair_counts) + 1024:
             # Mostly stale entries: keep the live ones (memory stays within twice the
             # live pairs; each rebuild follows at least as many pushes, so O(1) amortised).
