@@ -221,11 +221,11 @@ class ByteLevelBPETokenizer(Tokenizer):
         check_vocab_size(vocab_size, 256 + len(specials), reason=reason)
         pattern = check_text(pattern, name="pattern")
         counts = count_corpus(texts, pattern, specials, processes=processes, progress=progress)
-        words = {tuple(w.encode("utf-8")): c for w, c in counts.items()}
-        del counts  # the words hold the same: keep one copy
-        learnt = train_merges(
-            words, [bytes([i]) for i in range(256)], vocab_size - 256 - len(specials), progress=progress
-        )
+        # The words go in as a temporary, which train_merges frees once it has indexed them.
+        words = [{tuple(w.encode("utf-8")): c for w, c in counts.items()}]
+        del counts
+        n_merges = vocab_size - 256 - len(specials)
+        learnt = train_merges(words.pop(), [bytes([i]) for i in range(256)], n_merges, progress=progress)
         ranks = dict(zip(learnt.symbols, range(len(learnt.symbols))))
         if len(ranks) != len(learnt.symbols):
             # Two merges can make the same byte string ((ab, c) and (a, bc)); tiktoken's

@@ -345,6 +345,7 @@ class PairCounts:
                 counts[p] = c
             else:
                 counts.pop(p, None)
+                where.pop(p, None)  # no word holds it any more
             changed[p] = max(c, 0)
         counts.pop(pair, None)
         return changed
@@ -388,6 +389,7 @@ def train_merges(
     n_merges = check_int(n_merges, name="n_merges", minimum=0)
     symbols = list(symbols)
     index = PairCounts(words)
+    del words  # indexed: a caller's temporary can go now
     pair_counts = index.counts
     # Heap entries (-count, key of the pair, pair): the most frequent pair first, then the
     # greatest pair of symbol strings (descending_key; keys[i] is that of symbols[i]).
@@ -416,9 +418,9 @@ def train_merges(
         for p, c in index.merge(pair, new_id).items():
             if c > 0:
                 heapq.heappush(heap, (-c, keys[p[0]] + keys[p[1]], p))
-        if len(heap) > 2 * len(pair_counts) + 1024:
-            # Mostly stale entries: keep the live ones (memory stays within twice the
-            # live pairs; each rebuild follows at least as many pushes, so O(1) amortised).
+        if 2 * len(heap) > 3 * len(pair_counts) + 2048:
+            # Many stale entries: keep the live ones (memory stays within 1.5 times the
+            # live pairs; a rebuild follows at least half as many pushes: O(1) amortised).
             heap = [e for e in heap if pair_counts.get(e[2]) == -e[0]]
             heapq.heapify(heap)
         if bar is not None:
