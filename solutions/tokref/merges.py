@@ -309,15 +309,18 @@ class PairCounts:
         a, b = pair
         words, weights, where = self.words, self.weights, self.where
         delta: dict[tuple[int, int], int] = defaultdict(int)
+        merged = 0  # weighted occurrences replaced
         for wi in dict.fromkeys(where.pop(pair, ())):  # each word once
             w = words[wi]
             c = weights[wi]
-            i, last = 0, len(w) - 1  # a pair starts at 0..last-1
-            while i < last:
-                try:
-                    i = w.index(a, i, last)  # the next possible start, found in C
-                except ValueError:
-                    break
+            last = len(w) - 1  # a pair starts at 0..last-1
+            # The a's left to visit, each found in C by index(); counting them first
+            # spares the ValueError that would end the search (a raise costs more).
+            todo = w.count(a) - (w[last] == a)
+            i = 0
+            while todo:
+                i = w.index(a, i)
+                todo -= 1
                 if w[i + 1] == b:
                     if i > 0:
                         left = w[i - 1]
@@ -332,8 +335,11 @@ class PairCounts:
                     w[i] = new_id
                     del w[i + 1]
                     last -= 1
-                    self.n_symbols -= c
+                    merged += c
+                    if a == b and i < last:  # the b just merged was one of the a's to visit
+                        todo -= 1
                 i += 1
+        self.n_symbols -= merged
         delta.pop(pair, None)  # the merged pair is gone from every word
         counts = self.counts
         changed: dict[tuple[int, int], int] = {}
