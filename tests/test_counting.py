@@ -158,6 +158,16 @@ def test_streaming_a_file_holds_little_more_than_the_counts(tmp_path):
     assert peak < n_chars, "a streamed file must not be held whole"
 
 
+def test_a_worker_that_dies_is_an_error_not_a_hang(monkeypatch):
+    import os
+
+    import tokref.counting as counting
+
+    monkeypatch.setattr(counting, "_worker", lambda *args: os._exit(3))  # killed, say
+    with pytest.raises(RuntimeError, match=r"died \(exit code 3\).*processes=1"):
+        count_pretokens(load_text("train")[:2_000_000], GPT2_PATTERN, processes=2)
+
+
 # ---------------------------------------------------------------------------
 # Bad input
 # ---------------------------------------------------------------------------

@@ -225,7 +225,7 @@ class ByteLevelBPETokenizer(Tokenizer):
         words = [{tuple(w.encode("utf-8")): c for w, c in counts.items()}]
         del counts
         n_merges = vocab_size - 256 - len(specials)
-        learnt = train_merges(words.pop(), [bytes([i]) for i in range(256)], n_merges, progress=progress)
+        learnt = train_merges(words.pop(), [bytes([i]) for i in range(256)], n_merges, progress=progress, keep_steps=trace)
         ranks = dict(zip(learnt.symbols, range(len(learnt.symbols))))
         if len(ranks) != len(learnt.symbols):
             # Two merges can make the same byte string ((ab, c) and (a, bc)); tiktoken's

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import queue
 import sys
 from collections import Counter
 from collections.abc import Collection, Iterable, Iterator
@@ -214,13 +215,13 @@ def _count_in_workers(units: Iterable[str], pattern: str, specials: list[str], p
         for unit in units:
             batch.append(unit)
             if len(batch) == _BATCH:
-                jobs.put(batch)
+                _send(jobs, batch, workers)
                 batch = []
         if batch:
-            jobs.put(batch)
+            _send(jobs, batch, workers)
         for _ in workers:
-            jobs.put(None)
-        parts = [results.get() for _ in workers]
+            _send(jobs, None, workers)
+        parts = [_receive(results, workers) for _ in workers]
     except BaseException:
         for w in workers:
             w.terminate()
@@ -238,6 +239,33 @@ def _count_in_workers(units: Iterable[str], pattern: str, specials: list[str], p
         for piece, c in part.items():
             total[piece] += c
     return total
+
+
+def _send(jobs: Any, item: list[str] | None, workers: list[Any]) -> None:
+    # A worker that died (killed, out of memory) never takes another job: wait for room
+    # in the queue a second at a time, and give up when one is gone.
+    while True:
+        try:
+            return jobs.put(item, timeout=1.0)
+        except queue.Full:
+            _check_alive(workers)
+
+
+def _receive(results: Any, workers: list[Any]) -> Any:
+    while True:
+        try:
+            return results.get(timeout=1.0)
+        except queue.Empty:
+            _check_alive(workers)
+
+
+def _check_alive(workers: list[Any]) -> None:
+    dead = [w.exitcode for w in workers if w.exitcode is not None and w.exitcode != 0]
+    if dead:
+        raise RuntimeError(
+            f"a pre-token counting process died (exit code {dead[0]}) before sending its "
+            "counts: out of memory, or killed? Retry with processes=1 to see the error"
+        )
 
 
 def _worker(pattern: str, specials: list[str], jobs: Any, results: Any) -> None:

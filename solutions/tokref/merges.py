@@ -373,8 +373,10 @@ def train_merges(
     n_merges: int,
     *,
     progress: bool = False,
+    keep_steps: bool = True,
 ) -> MergeResult[K]:
     """Learn up to ``n_merges`` merges from ``words`` (symbol-id tuple → count).
+    ``keep_steps=False`` leaves ``MergeResult.steps`` empty (a record per merge saved).
 
     ``symbols[i]`` is the string (``bytes`` or ``str``) of symbol ``i``, which the tie
     rule compares; each merged symbol gets the next id. Returns a :class:`MergeResult`;
@@ -420,7 +422,8 @@ def train_merges(
         symbols.append(symbols[pair[0]] + symbols[pair[1]])
         keys.append(keys[pair[0]][:-1] + keys[pair[1]])
         merges.append(pair)
-        steps.append(MergeStep(len(merges) - 1, pair, count, new_id))
+        if keep_steps:
+            steps.append(MergeStep(len(merges) - 1, pair, count, new_id))
         for p, c in index.merge(pair, new_id).items():
             if c > 0:
                 heapq.heappush(heap, (-c, keys[p[0]] + keys[p[1]], p))
