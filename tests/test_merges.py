@@ -42,6 +42,10 @@ from tokref.merges import (
 )
 
 PROPERTY = settings(max_examples=100, derandomize=True, deadline=None, database=None)
+# Small weighted corpora over 4 symbols: many ties, overlaps and repeated pairs.
+WORDS = st.dictionaries(
+    st.lists(st.integers(0, 3), min_size=1, max_size=9).map(tuple), st.integers(1, 4), min_size=1, max_size=12
+)
 BYTES = [bytes([i]) for i in range(256)]
 
 
@@ -250,15 +254,7 @@ def test_brute_force_all_counts_equal():
 
 
 @PROPERTY
-@given(
-    st.dictionaries(
-        st.lists(st.integers(0, 3), min_size=1, max_size=9).map(tuple),
-        st.integers(1, 4),
-        min_size=1,
-        max_size=12,
-    ),
-    st.integers(0, 40),
-)
+@given(WORDS, st.integers(0, 40))
 def test_brute_force_hypothesis_words(words, n_merges):
     base = [b"a", b"b", b"\x00", b"\xff"]
     merges, symbols, _ = train_and_replay(words, base, n_merges)
@@ -491,15 +487,7 @@ def test_iter_ranked_merges_counts_occurrences_and_names_new_symbols():
 
 
 @PROPERTY
-@given(
-    st.dictionaries(
-        st.lists(st.integers(0, 3), min_size=1, max_size=9).map(tuple),
-        st.integers(1, 4),
-        min_size=1,
-        max_size=12,
-    ),
-    st.integers(0, 40),
-)
+@given(WORDS, st.integers(0, 40))
 def test_naive_training_equals_the_incremental_trainer(words, n_merges):
     base = [b"a", b"b", b"\x00", b"\xff"]
     assert train_merges_naive(words, base, n_merges) == train_merges(words, base, n_merges)
