@@ -48,6 +48,7 @@ from .checks import (
     check_texts,
     check_vocab_size,
     is_integer,
+    iter_texts,
     specials_pattern,
     split_special,
 )
@@ -61,6 +62,7 @@ __all__ = [
     "native_kind",
     "check_text",
     "check_texts",
+    "iter_texts",
     "check_ids",
     "check_id",
     "check_vocab_size",

@@ -14,13 +14,14 @@ import math
 import operator
 import random
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
 from functools import lru_cache
 from numbers import Integral
 
 __all__ = [
     "check_text",
     "check_texts",
+    "iter_texts",
     "check_ids",
     "check_id",
     "check_int",
@@ -72,32 +73,43 @@ def check_texts(texts: object, *, name: str = "texts") -> list[str]:
     >>> check_texts(iter(["a", "b"]))
     ['a', 'b']
     """
+    return list(iter_texts(texts, name=name))
+
+
+def iter_texts(
+    texts: object,
+    *,
+    name: str = "texts",
+    accepted: str = "a str or an iterable of str",
+    fix_bytes: str = "decode it first, for example texts.decode('utf-8')",
+) -> Iterator[str]:
+    """:func:`check_texts` one text at a time, for a corpus too big to hold: a ``str`` is
+    one text, an iterable's items are checked as they come, and ``ValueError`` is raised
+    at the end if none held a character. ``accepted`` names what the caller takes, and
+    ``fix_bytes`` says what to do with ``bytes``.
+
+    >>> list(iter_texts(iter(["a", "b"])))
+    ['a', 'b']
+    """
     if isinstance(texts, str):
-        out = [texts]
+        texts = [texts]
     elif isinstance(texts, (bytes, bytearray)):
         raise TypeError(
-            f"{name} must be a str or an iterable of str, not {type(texts).__name__}; "
-            "decode it first, for example texts.decode('utf-8')"
+            f"{name} must be {accepted}, not {type(texts).__name__}; {fix_bytes}"
         )
-    elif isinstance(texts, Iterable) and not isinstance(texts, dict):
-        out = []
-        for i, t in enumerate(texts):
-            if not isinstance(t, str):
-                raise TypeError(
-                    f"{name}[{i}] must be str, not {type(t).__name__}; "
-                    f"pass a str or an iterable of str"
-                )
-            out.append(t)
-    else:
-        raise TypeError(
-            f"{name} must be a str or an iterable of str, not {type(texts).__name__}"
-        )
-    if not any(out):
+    elif not isinstance(texts, Iterable) or isinstance(texts, dict):
+        raise TypeError(f"{name} must be {accepted}, not {type(texts).__name__}")
+    any_text = False
+    for i, t in enumerate(texts):
+        if not isinstance(t, str):
+            raise TypeError(f"{name}[{i}] must be str, not {type(t).__name__}; pass {accepted}")
+        any_text = any_text or bool(t)
+        yield t
+    if not any_text:
         raise ValueError(
             f"cannot train on an empty corpus: {name} holds no characters; "
             "pass at least one non-empty string"
         )
-    return out
 
 
 def check_ids(ids: object, vocab_size: int, *, name: str = "ids") -> list[int]:

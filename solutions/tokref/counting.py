@@ -48,7 +48,7 @@ from typing import Any, Union
 
 import regex
 
-from .base import check_int, check_text
+from .base import check_int, check_text, iter_texts
 from .pretokenize import count_pretokens as count_pretokens_in
 from .stream import BLOCK, decode_chunks, iter_blocks
 
@@ -63,9 +63,10 @@ READ_SIZE = 1 << 16
 
 def iter_documents(texts: Corpus, *, name: str = "texts") -> Iterator[str]:
     """The documents of a corpus, one at a time: a ``str`` is one document, an iterable
-    yields its items (checked as they come), a path (``os.PathLike``, e.g.
-    ``pathlib.Path``) is one document read from a UTF-8 file in pieces of
-    :data:`READ_SIZE` bytes (decoded incrementally: a character may straddle two reads).
+    yields its items (checked as they come, :func:`tokref.checks.iter_texts`), a path
+    (``os.PathLike``, e.g. ``pathlib.Path``) is one document read from a UTF-8 file in
+    pieces of :data:`READ_SIZE` bytes (decoded incrementally: a character may straddle
+    two reads).
 
     Raises ``TypeError`` for anything else and ``ValueError`` once the corpus turns out to
     hold no text.
@@ -73,40 +74,16 @@ def iter_documents(texts: Corpus, *, name: str = "texts") -> Iterator[str]:
     >>> list(iter_documents(iter(["a", "b"])))
     ['a', 'b']
     """
-    any_text = False
-    for doc in _documents(texts, name):
-        any_text = any_text or bool(doc)
-        yield doc
-    if not any_text:
-        raise ValueError(
-            f"cannot train on an empty corpus: {name} holds no characters; "
-            "pass at least one non-empty string"
-        )
-
-
-def _documents(texts: Corpus, name: str) -> Iterator[str]:
-    if isinstance(texts, str):
-        yield texts
-    elif isinstance(texts, os.PathLike):
+    accepted = "a str, an iterable of str or a path (pathlib.Path)"
+    if isinstance(texts, os.PathLike):
         path = Path(texts)
         if not path.is_file():
             raise FileNotFoundError(f"{name}: no such file {str(path)!r}; pass the path of a UTF-8 text file")
         # A path is ONE text, as if read whole: its pieces are joined back by iter_units.
-        yield from decode_chunks(_read(path))
-    elif isinstance(texts, (bytes, bytearray)):
-        raise TypeError(
-            f"{name} must be a str, an iterable of str or a path, not {type(texts).__name__}; "
-            "decode it first (texts.decode('utf-8')) or pass the file's pathlib.Path"
-        )
-    elif isinstance(texts, Iterable) and not isinstance(texts, dict):
-        for i, t in enumerate(texts):
-            if not isinstance(t, str):
-                raise TypeError(f"{name}[{i}] must be str, not {type(t).__name__}; pass a str or an iterable of str")
-            yield t
+        yield from iter_texts(decode_chunks(_read(path)), name=name, accepted=accepted)
     else:
-        raise TypeError(
-            f"{name} must be a str, an iterable of str or a path (pathlib.Path), not {type(texts).__name__}"
-        )
+        fix = "decode it first (texts.decode('utf-8')) or pass the file's pathlib.Path"
+        yield from iter_texts(texts, name=name, accepted=accepted, fix_bytes=fix)
 
 
 def _read(path: Path) -> Iterator[bytes]:
