@@ -1,5 +1,5 @@
 # The two commands of the README:
-#   make book   set up .venv, build the book (_build/html) and regenerate exercises/
+#   make book   set up .venv and book/_web (npm), build the book (_build/html) and regenerate exercises/
 #   make test   set up .venv, build the book (any cell error or warning fails), run every test
 #   make publish  build the book and push _build/html to the gh-pages branch (ghp-import)
 PYTHON ?= python3
@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed
 KERNEL := $(VENV)/kernel
 KERNEL_STAMP := $(KERNEL)/.installed
 
-.PHONY: setup book html exercises test publish clean
+.PHONY: setup web book html exercises test publish clean
 
 # Re-install only when the requirements change: a second `make` reuses .venv.
 $(STAMP): requirements.txt solutions/pyproject.toml
@@ -25,6 +25,19 @@ $(KERNEL_STAMP): autograder/kernel-requirements.txt $(STAMP)
 
 setup: $(STAMP) $(KERNEL_STAMP)
 
+# The practice pages' npm packages (Pyodide, CodeMirror, esbuild): `npm ci` installs exactly
+# book/_web/package-lock.json, checking every tarball against its integrity hash; build.mjs
+# bundles the editor and copies Pyodide into book/_web/dist (the book's static files).
+WEB := book/_web
+WEB_STAMP := $(WEB)/dist/.built
+$(WEB_STAMP): $(WEB)/package.json $(WEB)/package-lock.json $(WEB)/build.mjs $(wildcard $(WEB)/src/*.js)
+	@command -v npm >/dev/null || { echo "The practice pages need Node.js and npm: apt-get install -y nodejs npm"; exit 1; }
+	cd $(WEB) && npm ci --no-audit --no-fund --loglevel=error
+	node $(WEB)/build.mjs
+	@touch $@
+
+web: $(WEB_STAMP)
+
 # -W: a warning (a cell error is one) fails the build; execution itself raises on errors.
 # The chapters import tokref, but neither Sphinx (it re-reads changed pages only) nor
 # jupyter-cache (it keys on the cells' source) sees a change to tokref: when anything in
@@ -32,7 +45,7 @@ setup: $(STAMP) $(KERNEL_STAMP)
 # Sphinx's incremental build also skips copying static files when no page changed: a
 # change to the book's CSS or extension (book/_static, book/_ext) rebuilds every page too.
 STAMP_HTML := _build/.tokref-stamp
-html: setup
+html: setup web
 	@mkdir -p _build; all=""; \
 	if [ ! -f $(STAMP_HTML) ] || [ -n "$$(find solutions/tokref -newer $(STAMP_HTML) -type f -not -path '*/__pycache__/*' -print -quit)" ]; then \
 		echo "tokref changed since the last build (or first build): executing every chapter"; \

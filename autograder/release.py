@@ -13,6 +13,9 @@ removed when every assignment is regenerated.
 
 nbgrader 0.9.6's output depends only on the source notebook (no timestamps, no paths;
 the cell ids are those of the source), so ``exercises/`` is reproducible byte for byte,
+as are the self-check files written first into ``source/<name>/`` (``selfcheck_spec.py``:
+``check.py`` and ``selfcheck.json.gz``, gitignored there, copied by nbgrader like any
+file of the assignment),
 which ``tests/test_exercises.py`` checks. ``normalise`` makes sure of it: it rewrites
 every generated notebook in nbformat's canonical JSON (indent 1, sorted keys, UTF-8,
 final newline) without a Python version in its metadata, and sets file modes to 644.
@@ -25,6 +28,7 @@ import json
 import shutil
 from pathlib import Path
 
+import selfcheck_spec
 from runner import ROOT, run_nbgrader
 
 
@@ -55,6 +59,7 @@ def release(assignments: list[str], root: Path = ROOT) -> None:
     for name in assignments:
         if not (root / "source" / name).is_dir():
             raise SystemExit(f"no assignment {name!r}: source/{name}/ does not exist")
+        selfcheck_spec.write(name, root)  # check.py and selfcheck.json.gz, which nbgrader copies
         result = run_nbgrader(["generate_assignment", name, "--force"], root=root)
         if result.status != 0:
             raise SystemExit(f"nbgrader generate_assignment {name} failed: {'; '.join(result.errors)}")

@@ -150,12 +150,19 @@ def test_exercises_are_what_nbgrader_generates(course):
 
 
 def test_exercises_hold_no_solution_and_no_hidden_test():
+    # check.py carries the course's comparison code (tokref.grading and friends, copied in
+    # by autograder/selfcheck_spec.py) and may name where it came from; it must never
+    # import the reference, which tests/test_practice.py checks by running it without it.
     found = [
         f"{name}: {word!r}"
         for name, data in files(EXERCISES).items()
         for word in FORBIDDEN
         if word.lower() in data.decode("utf-8", errors="replace").lower()
+        and not (word == "tokref" and name.endswith("/check.py"))
     ]
+    imports = [name for name, data in files(EXERCISES).items() if name.endswith(".py")
+               and re.search(rb"(import|from) +tokref", data)]
+    assert not imports, f"{imports} import tokref, which students do not have"
     assert not found, "exercises/ leaks " + "; ".join(found) + " (run `make exercises`)"
 
 

@@ -1,0 +1,244 @@
+"""The practice pages: every assignment, runnable in the reader's browser.
+
+``book/practice/<a>.md`` is a one-line stub (so that the table of contents and Sphinx
+know the page); when Sphinx reads it, :func:`practice_page` replaces its text with a
+MyST page made from the **released** notebook ``exercises/<a>/<a>.ipynb`` — never from
+``source/``, so a page cannot hold a solution or a hidden test:
+
+- markdown cells become the page's prose, rendered as the book renders markdown (links
+  to chapters, ``../../book/04_bpe.md``, become links to the chapter pages);
+- code cells become ``<div class="tp-cell">`` blocks holding the code highlighted by
+  Pygments (readable with no JavaScript); ``book/_static/practice.js`` turns solution
+  cells into editors and adds Run buttons and outputs; written-answer cells hold their
+  markdown;
+- a ``<script type="application/json" id="tp-data">`` carries the cells and where the
+  page's files are (``practice.js`` reads it).
+
+At the end of the build the files a page needs are copied under ``_static/practice/``:
+the released notebook (the template of *Download notebook*), its ``selfcheck.json.gz``
+and data files, and the Python the worker runs (``tokref.grading``, ``tokref.typed_json``
+and ``tokref.selfcheck``: standard library only, no algorithm of the reference).
+``book/_web/dist`` (Pyodide and the CodeMirror bundle, made by ``make web`` from the
+npm registry) is added to the static files; the build fails if it is missing.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+from sphinx.application import Sphinx
+from sphinx.errors import ExtensionError
+from sphinx.util import logging
+
+LOG = logging.getLogger(__name__)
+ROOT = Path(__file__).resolve().parents[2]
+EXERCISES = ROOT / "exercises"
+WEB_DIST = ROOT / "book" / "_web" / "dist"
+TOKREF = ROOT / "solutions" / "tokref"
+PAGE_PREFIX = "book/practice/"
+# What the worker imports: a tokref package with these modules only (as in the grading sandbox).
+RUNTIME = ("tokref/__init__.py", "tokref/grading.py", "tokref/typed_json.py", "tokref/selfcheck.py")
+RUNTIME_INIT = '"""tokref in the practice pages: tokref.grading, tokref.typed_json and tokref.selfcheck only."""\n'
+NOT_DATA = {"check.py", "selfcheck.json.gz", "README.md"}
+CELL_TIMEOUT = {"capstone": 600}  # seconds before the watchdog stops a cell (default 120)
+CHAPTER_LINK = re.compile(r"\]\(\.\./\.\./book/([\w-]+)\.md\)")
+
+
+def assignment_of(docname: str) -> str | None:
+    """The assignment of a practice page's docname.
+
+    >>> assignment_of("book/practice/chars"), assignment_of("book/04_bpe")
+    ('chars', None)
+    """
+    return docname[len(PAGE_PREFIX):] if docname.startswith(PAGE_PREFIX) else None
+
+
+def _text(cell: dict[str, Any]) -> str:
+    source = cell["source"]
+    return source if isinstance(source, str) else "".join(source)
+
+
+def cell_kind(cell: dict[str, Any]) -> str | None:
+    """``setup``, ``solution``, ``test``, ``code`` or ``answer``; None for prose."""
+    meta = cell["metadata"].get("nbgrader", {})
+    if cell["cell_type"] == "markdown":
+        return "answer" if meta.get("solution") else None
+    if meta.get("solution"):
+        return "solution"
+    if meta.get("grade"):
+        return "test"
+    return "setup" if meta.get("grade_id", "").endswith("-setup") else "code"
+
+
+def _fence(content: str, char: str = "`") -> str:
+    """A fence longer than any run of ``char`` in ``content``."""
+    runs = [len(m) for m in re.findall(re.escape(char) + "+", content)]
+    return char * max(3, max(runs, default=0) + 1)
+
+
+def _raw_html(markup: str) -> str:
+    fence = _fence(markup)
+    return f"{fence}{{raw}} html\n{markup}\n{fence}\n"
+
+
+def highlighted(code: str) -> str:
+    """``code`` highlighted by Pygments, in the markup Sphinx gives a Python code block."""
+    from pygments import highlight
+    from pygments.formatters import HtmlFormatter
+    from pygments.lexers import PythonLexer
+
+    body = highlight(code, PythonLexer(), HtmlFormatter(nowrap=True))
+    return (f'<div class="highlight-python notranslate"><div class="highlight"><pre>{body}</pre>'
+            "</div></div>")
+
+
+def cell_markup(index: int, cell: dict[str, Any], kind: str) -> str:
+    grade_id = cell["metadata"].get("nbgrader", {}).get("grade_id", "")
+    code = _text(cell)
+    inner = (f'<pre class="tp-answer-source">{html.escape(code)}</pre>' if kind == "answer"
+             else highlighted(code))
+    label = {"solution": "Your code", "test": "Tests (read-only)", "answer": "Your answer",
+             "setup": "Set-up (read-only)", "code": "Code (read-only)"}[kind]
+    return (f'<div class="tp-cell tp-{kind}" data-index="{index}" data-kind="{kind}" '
+            f'data-grade-id="{html.escape(grade_id)}">\n<div class="tp-cell-label">{label}'
+            f'{f" · <code>{html.escape(grade_id)}</code>" if grade_id else ""}</div>\n{inner}\n</div>')
+
+
+def page_data(assignment: str, nb: dict[str, Any], files: list[str]) -> dict[str, Any]:
+    """What ``practice.js`` reads from the page (``tp-data``)."""
+    cells = []
+    for index, cell in enumerate(nb["cells"]):
+        kind = cell_kind(cell)
+        if kind is None:
+            continue
+        meta = cell["metadata"].get("nbgrader", {})
+        cells.append({"index": index, "kind": kind, "grade_id": meta.get("grade_id", f"cell-{index}"),
+                      "source": _text(cell), "points": meta.get("points", 0)})
+    title = re.search(r"^# +(.+)$", _text(nb["cells"][0]), re.M)
+    return {"version": 1, "assignment": assignment, "title": title.group(1) if title else assignment,
+            "notebook": f"{assignment}.ipynb", "notebook_url": f"{assignment}/{assignment}.ipynb",
+            "selfcheck_url": f"{assignment}/selfcheck.json.gz", "files": files, "runtime": list(RUNTIME),
+            "cell_timeout": CELL_TIMEOUT.get(assignment, 120), "cells": cells}
+
+
+def data_files(assignment: str) -> list[str]:
+    """The files released with the notebook that it opens (a corpus, say)."""
+    folder = EXERCISES / assignment
+    return sorted(p.name for p in folder.iterdir()
+                  if p.is_file() and p.suffix != ".ipynb" and p.name not in NOT_DATA)
+
+
+def pyodide_summary() -> dict[str, Any]:
+    """Version and bytes of the vendored Pyodide (``book/_web/dist/pyodide/MANIFEST.json``)."""
+    manifest = WEB_DIST / "pyodide" / "MANIFEST.json"
+    if not manifest.exists():
+        raise ExtensionError(f"{manifest} is missing: the practice pages need Pyodide, which "
+                             "`make web` installs from the npm registry (Node.js and npm needed)")
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    return {"version": data["version"], "bytes": sum(f["size"] for f in data["files"].values())}
+
+
+def intro(assignment: str, nb: dict[str, Any]) -> str:
+    """The admonition that says what the page does, with the figures of this build."""
+    pyodide = pyodide_summary()
+    mb = pyodide["bytes"] / 1e6
+    return f"""
+:::{{admonition}} Practise here, in your browser
+:class: tip tp-intro
+
+This page is the released notebook `{assignment}.ipynb`. Write your code in the cells
+marked *Your code* and press **Run** (or Shift+Enter) to run a cell: Python
+(Pyodide {pyodide["version"]}, the standard library only, like the assignment) runs in your browser, with no
+install, no server and no network. The first Run downloads Python once ({mb:.1f} MB);
+after that it comes from the browser's cache. Your code is kept in this browser, per
+assignment, until you press **Reset assignment**.
+
+**Check my work** starts a fresh Python, runs every cell in order, and then runs your
+functions on a self-check: the hidden tests' kinds of cases, on seeds of their own,
+compared with the answers of the course's reference exactly as the grader compares
+them. It shows the points each part would earn. It is a self-check: an instructor
+grades the notebook you hand in (**Download notebook**) in a sandbox, with other seeds.
+Without a browser, `python check.py` in the assignment's folder does the same.
+:::
+"""
+
+
+def practice_page(assignment: str) -> str:
+    """The MyST text of the practice page of ``assignment``."""
+    path = EXERCISES / assignment / f"{assignment}.ipynb"
+    if not path.exists():
+        raise ExtensionError(f"no released notebook {path}: run `make exercises`")
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    data = json.dumps(page_data(assignment, nb, data_files(assignment)), ensure_ascii=False)
+    data = data.replace("</", "<\\/")  # nothing in it may close the <script> element
+    blocks = []
+    for index, cell in enumerate(nb["cells"]):
+        kind = cell_kind(cell)
+        if kind is None:
+            blocks.append(CHAPTER_LINK.sub(r"](../\1.md)", _text(cell)))
+        else:
+            blocks.append(_raw_html(cell_markup(index, cell, kind)))
+        if index == 0:  # the title and the notebook's introduction, then what the page does
+            blocks.append(intro(assignment, nb))
+            blocks.append(_raw_html('<div id="tp-root" class="tp-root"></div>\n'
+                                    f'<script type="application/json" id="tp-data">{data}</script>'))
+    return "\n\n".join(blocks) + "\n"
+
+
+def _source_read(app: Sphinx, docname: str, source: list[str]) -> None:
+    assignment = assignment_of(docname)
+    if assignment is None:
+        return
+    app.env.note_dependency(str(EXERCISES / assignment / f"{assignment}.ipynb"))
+    source[0] = practice_page(assignment)
+
+
+def _page_assets(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    if assignment_of(pagename) is None:
+        return
+    app.add_css_file("practice.css")
+    app.add_js_file("practice/editor.js")
+    app.add_js_file("practice.js")
+
+
+def _add_static(app: Sphinx) -> None:
+    pyodide_summary()  # fails the build, saying what to run, when Pyodide is missing
+    if str(WEB_DIST) not in app.config.html_static_path:
+        app.config.html_static_path.append(str(WEB_DIST))
+
+
+def copy_assets(outdir: Path, assignments: list[str]) -> None:
+    """Everything the practice pages fetch, under ``<outdir>/_static/practice/``."""
+    target = outdir / "_static" / "practice"
+    for rel in RUNTIME:
+        dest = target / "py" / rel
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        if rel.endswith("__init__.py"):
+            dest.write_text(RUNTIME_INIT, encoding="utf-8")
+        else:
+            shutil.copyfile(TOKREF / Path(rel).name, dest)
+    for assignment in assignments:
+        dest = target / assignment
+        dest.mkdir(parents=True, exist_ok=True)
+        for name in [f"{assignment}.ipynb", "selfcheck.json.gz", *data_files(assignment)]:
+            shutil.copyfile(EXERCISES / assignment / name, dest / name)
+
+
+def _build_finished(app: Sphinx, exc: Exception | None) -> None:
+    if exc is not None or app.builder.format != "html":
+        return
+    pages = sorted(filter(None, map(assignment_of, app.env.found_docs)))
+    copy_assets(Path(app.outdir), pages)
+
+
+def setup(app: Sphinx) -> dict:
+    app.connect("builder-inited", _add_static)
+    app.connect("source-read", _source_read)
+    app.connect("html-page-context", _page_assets)
+    app.connect("build-finished", _build_finished)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,735 @@
+// "Practice in the page": the UI of a book page generated from an nbgrader assignment.
+// The reader edits the solution cells in CodeMirror editors (practice/editor.js) and
+// runs them in Python: Pyodide in a Web Worker (practice-worker.js), started on the
+// first Run only, so reading the page costs nothing. The page thread never runs Python,
+// so a cell that never ends cannot freeze the tab: Stop (or the watchdog) terminates
+// the worker, starts a fresh one and runs again the cells that had run before.
+// The page contract (#tp-root, #tp-data, .tp-cell[data-index][data-kind]) is written
+// by the book's Sphinx extension.
+(() => {
+  "use strict";
+
+  const STORAGE_PREFIX = "tokref-practice:";
+  const PYODIDE_MB = 12;  // dist/pyodide, uncompressed (MANIFEST.json has the exact bytes)
+  const DEFAULT_TIMEOUT = 120;  // seconds a cell may run before the watchdog stops it
+  const SAVE_DELAY = 300;  // ms of quiet typing before an edit is saved
+  const CODE_KINDS = new Set(["setup", "solution", "test", "code"]);
+  const EDITABLE_KINDS = new Set(["solution", "answer"]);
+  const SELF_CHECK_NOTE = "This is a self-check on cases of its own; your instructor grades "
+    + "in a sandbox with other seeds.";
+
+  const root = document.documentElement;
+  const staticURL = new URL(`${root.dataset.content_root || "./"}_static/`, document.baseURI).href;
+
+  const page = {
+    data: null,
+    cells: [],  // every cell of tp-data that has a .tp-cell on the page, in notebook order
+    codeCells: [],  // the runnable ones (setup, solution, test, code)
+    status: null,
+    buttons: {},
+    report: null,
+    saveTimer: 0,
+  };
+
+  // ---------------------------------------------------------------- small helpers
+
+  function el(tag, props = {}, children = []) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(props)) {
+      if (k === "class") node.className = v;
+      else if (k === "text") node.textContent = v;
+      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+      else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : v);
+    }
+    for (const c of [].concat(children)) if (c) node.append(c);
+    return node;
+  }
+
+  function escapeHtml(text) {
+    return String(text).replace(/[&<>"']/g, (c) =>
+      ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+  }
+
+  // nbformat allows a multi-line string to be stored as a list of lines.
+  function joinText(value) {
+    return Array.isArray(value) ? value.join("") : String(value ?? "");
+  }
+
+  // Jupyter's way of writing a source: lines, each but the last keeping its "\n".
+  function splitLines(text) {
+    return text === "" ? [] : text.split(/(?<=\n)/);
+  }
+
+  function setStatus(text, link = null) {
+    const s = page.status;
+    s.textContent = text;
+    if (link) s.append(" ", el("a", { href: link.href, text: link.text }));
+  }
+
+  function cellTimeout() {
+    const fromRoot = Number(document.getElementById("tp-root")?.dataset.cellTimeout);
+    const fromData = Number(page.data.cell_timeout);
+    return fromRoot > 0 ? fromRoot : fromData > 0 ? fromData : DEFAULT_TIMEOUT;
+  }
+
+  // ---------------------------------------------------------------- ANSI colours
+
+  // The SGR codes of IPython's tracebacks: 16 colours (30-37, 90-97 and the
+  // backgrounds), bold, underline, resets. 256-colour and RGB codes are skipped (their
+  // arguments too) and the text kept; every other escape sequence is dropped.
+  function ansiToHtml(text) {
+    let fg = null, bg = null, bold = false, underline = false;
+    let html = "";
+    const parts = String(text).split(/\x1b\[([0-9;]*)([A-Za-z])/);
+    for (let i = 0; i < parts.length; i += 3) {
+      const chunk = parts[i].replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)?|\x1b[^[]/g, "");
+      if (chunk) {
+        const cls = [];
+        if (fg !== null) cls.push(`tp-ansi-fg${fg}`);
+        if (bg !== null) cls.push(`tp-ansi-bg${bg}`);
+        if (bold) cls.push("tp-ansi-bold");
+        if (underline) cls.push("tp-ansi-underline");
+        html += cls.length ? `<span class="${cls.join(" ")}">${escapeHtml(chunk)}</span>` : escapeHtml(chunk);
+      }
+      if (i + 2 >= parts.length || parts[i + 2] !== "m") continue;
+      const codes = parts[i + 1] === "" ? [0] : parts[i + 1].split(";").map(Number);
+      for (let j = 0; j < codes.length; j++) {
+        const c = codes[j];
+        if (c === 0) { fg = bg = null; bold = underline = false; }
+        else if (c === 1) bold = true;
+        else if (c === 22) bold = false;
+        else if (c === 4) underline = true;
+        else if (c === 24) underline = false;
+        else if (c >= 30 && c <= 37) fg = c - 30;
+        else if (c >= 90 && c <= 97) fg = c - 90 + 8;
+        else if (c === 39) fg = null;
+        else if (c >= 40 && c <= 47) bg = c - 40;
+        else if (c >= 100 && c <= 107) bg = c - 100 + 8;
+        else if (c === 49) bg = null;
+        else if (c === 38 || c === 48) j += codes[j + 1] === 5 ? 2 : codes[j + 1] === 2 ? 4 : 1;
+      }
+    }
+    return html;
+  }
+
+  // ---------------------------------------------------------------- outputs
+
+  function outputBlock(cls, html) {
+    const pre = el("pre", { class: `tp-out ${cls}` });
+    pre.innerHTML = html;  // always escaped by the caller (escapeHtml / ansiToHtml)
+    return pre;
+  }
+
+  function renderOutput(out) {
+    const type = out.output_type;
+    if (type === "stream") {
+      return outputBlock(out.name === "stderr" ? "tp-stderr" : "tp-stdout", ansiToHtml(joinText(out.text)));
+    }
+    if (type === "execute_result" || type === "display_data") {
+      const data = out.data || {};
+      if (!("text/plain" in data)) return null;
+      return outputBlock("tp-result", escapeHtml(joinText(data["text/plain"])));
+    }
+    if (type === "error") {
+      const tb = out.traceback && out.traceback.length
+        ? out.traceback.join("\n") : `${out.ename}: ${out.evalue}`;
+      return outputBlock("tp-error", ansiToHtml(tb));
+    }
+    return null;
+  }
+
+  function showOutputs(cell, outputs) {
+    const area = cell.output;
+    area.replaceChildren(...outputs.map(renderOutput).filter(Boolean));
+    area.hidden = !area.firstChild;
+    fitOutput(area);
+  }
+
+  function appendNote(cell, text, cls = "tp-note") {
+    cell.output.append(el("p", { class: cls, text }));
+    cell.output.hidden = false;
+    fitOutput(cell.output);
+  }
+
+  // A scrolling output must be reachable by keyboard to be scrolled.
+  function fitOutput(area) {
+    requestAnimationFrame(() => {
+      if (area.scrollHeight > area.clientHeight + 1) area.setAttribute("tabindex", "0");
+      else area.removeAttribute("tabindex");
+    });
+  }
+
+  function setPrompt(cell, text) {
+    if (cell.prompt) cell.prompt.textContent = `[${text}]:`;
+  }
+
+  // A test cell shows whether it passed: a class for the colour, an icon and a word.
+  function markTest(cell, ok) {
+    if (cell.kind !== "test") return;
+    cell.el.classList.toggle("tp-pass", ok === true);
+    cell.el.classList.toggle("tp-fail", ok === false);
+    cell.badge.replaceChildren();
+    if (ok === null) return;
+    cell.badge.append(el("span", { "aria-hidden": "true", text: ok ? "✓" : "✗" }),
+      ` ${ok ? "passed" : "failed"}`);
+  }
+
+  function clearCell(cell) {
+    if (cell.output) { cell.output.replaceChildren(); cell.output.hidden = true; }
+    setPrompt(cell, " ");
+    markTest(cell, null);
+  }
+
+  // ---------------------------------------------------------------- the worker
+
+  // One interpreter at a time. `generation` grows at each stop/restart: replies and
+  // queued runs of an older interpreter are then ignored.
+  const py = {
+    worker: null,
+    ready: null,  // Promise of the running worker's "ready"
+    pending: new Map(),  // id -> {resolve, reject}
+    nextId: 1,
+    generation: 0,
+    chain: Promise.resolve(),  // runs happen one after another, as in a kernel
+    current: null,  // {cell, timer} of the cell running now
+    ran: [],  // [{cell, code}] run without error in this interpreter, in order
+    busy: 0,  // runs queued or running
+  };
+
+  class Stopped extends Error {}
+
+  function startWorker() {
+    const generation = py.generation;
+    const worker = new Worker(`${staticURL}practice-worker.js`);
+    py.worker = worker;
+    py.ran = [];
+    py.ready = new Promise((resolve, reject) => {
+      worker.onmessage = (e) => onWorkerMessage(e.data, resolve, reject);
+      worker.onerror = (e) => {
+        e.preventDefault();
+        fatal(`${e.message || "the worker failed to load"}`, reject);
+      };
+    });
+    py.ready.catch(() => {});  // a failed start is reported by fatal(); callers see it too
+    worker.postMessage({
+      type: "init", staticURL, assignment: page.data.assignment,
+      files: page.data.files || [], runtime: page.data.runtime || [],
+    });
+    return generation;
+  }
+
+  function onWorkerMessage(msg, resolveReady, rejectReady) {
+    if (msg.type === "ready") { resolveReady(msg); return; }
+    if (msg.type === "fatal") { fatal(msg.message, rejectReady); return; }
+    const waiter = py.pending.get(msg.id);
+    if (!waiter) return;
+    py.pending.delete(msg.id);
+    if (msg.type === "error") waiter.reject(new Error(msg.message));
+    else waiter.resolve(msg);
+  }
+
+  function fatal(message, rejectReady) {
+    const error = new Error(`Python could not start: ${message}`);
+    rejectReady(error);
+    killWorker(error);
+    setStatus(`${error.message}. Reload the page to try again.`);
+  }
+
+  function killWorker(reason) {
+    py.generation += 1;
+    if (py.worker) py.worker.terminate();
+    py.worker = null;
+    py.ready = null;
+    py.ran = [];
+    for (const w of py.pending.values()) w.reject(reason);
+    py.pending.clear();
+  }
+
+  async function ensureWorker() {
+    if (location.protocol === "file:") {
+      throw new Error("Python in the page needs the book served over http(s), e.g. "
+        + "`python -m http.server` in the built site: a page opened as a file cannot start it");
+    }
+    if (!py.ready) {
+      setStatus("Starting Python…");
+      startWorker();
+      const { seconds } = await py.ready;
+      setStatus(`Ready (Python started in ${seconds.toFixed(1)} s)`);
+    }
+    return py.ready;
+  }
+
+  function request(msg) {
+    const worker = py.worker;
+    return new Promise((resolve, reject) => {
+      const id = py.nextId++;
+      py.pending.set(id, { resolve, reject });
+      worker.postMessage({ ...msg, id });
+    });
+  }
+
+  // ---------------------------------------------------------------- running cells
+
+  function cellCode(cell) {
+    return cell.editor ? cell.editor.getValue() : cell.meta.source;
+  }
+
+  function cellName(cell) {
+    return cell.gradeId || `cell ${cell.meta.index}`;
+  }
+
+  // Queue a run; resolves to the result ({ok, outputs, ...}) or {stopped: reason}.
+  function enqueue(cell, { total = null } = {}) {
+    const generation = py.generation;
+    py.busy += 1;
+    updateButtons();
+    setPrompt(cell, "*");
+    const task = py.chain.then(() => {
+      if (generation !== py.generation) return { stopped: "cancelled" };
+      return runNow(cell, total);
+    }).finally(() => { py.busy -= 1; updateButtons(); });
+    py.chain = task.catch(() => {});
+    return task;
+  }
+
+  async function runNow(cell, total) {
+    const k = page.codeCells.indexOf(cell) + 1;
+    try {
+      await ensureWorker();
+    } catch (e) {
+      setPrompt(cell, " ");
+      if (!(e instanceof Stopped)) setStatus(e.message);
+      return { stopped: e instanceof Stopped ? e.message : "no python", error: e.message };
+    }
+    setStatus(`Running cell ${k} of ${total || page.codeCells.length}`);
+    const code = cellCode(cell);
+    const timeout = cellTimeout();
+    const timer = setTimeout(() => stop("timeout"), timeout * 1000);
+    py.current = { cell, timeout };
+    try {
+      const result = await request({ type: "run", code, name: cellName(cell) });
+      if (result.ok) py.ran.push({ cell, code });
+      showOutputs(cell, result.outputs || []);
+      setPrompt(cell, result.execution_count ?? " ");
+      markTest(cell, !!result.ok);
+      return result;
+    } catch (e) {
+      if (e instanceof Stopped) return { stopped: e.message };
+      showOutputs(cell, []);
+      appendNote(cell, `The page could not run this cell: ${e.message}`, "tp-note tp-note-error");
+      setPrompt(cell, " ");
+      return { ok: false, outputs: [], error: e.message };
+    } finally {
+      clearTimeout(timer);
+      py.current = null;
+    }
+  }
+
+  async function runCell(cell) {
+    const result = await enqueue(cell);
+    if (!py.busy && !result.stopped && py.ready) setStatus("Ready");
+    return result;
+  }
+
+  async function runAll() {
+    const cells = page.codeCells;
+    const results = await Promise.all(cells.map((c) => enqueue(c)));
+    const stoppedByReader = results.some((r) => r.stopped === "reader");
+    if (!py.busy && !stoppedByReader && py.ready) {
+      const tests = cells.filter((c) => c.kind === "test");
+      const passed = tests.filter((c) => results[cells.indexOf(c)].ok).length;
+      setStatus(`Ran ${cells.length} cells` + (tests.length ? `: ${passed} of ${tests.length} test cells passed` : ""));
+    }
+    return results;
+  }
+
+  // Stop: end the worker (the only way to interrupt Python that never returns), then
+  // start a fresh one and run again, silently, the cells that had run successfully, in
+  // their order, with the code they ran: the reader's state is back, minus that cell.
+  async function stop(reason) {
+    const current = py.current;
+    const replay = py.ran.slice();
+    const hadPython = !!py.ready;
+    killWorker(new Stopped(reason === "timeout" ? "timeout" : "reader"));
+    for (const c of page.codeCells) if (c.prompt && c.prompt.textContent === "[*]:") setPrompt(c, " ");
+    if (current) {
+      appendNote(current.cell, reason === "timeout"
+        ? `Stopped after ${current.timeout} s` : "Stopped by the reader", "tp-note tp-note-error");
+    }
+    if (!hadPython) { setStatus("Stopped"); return; }
+    setStatus("Stopping: starting a fresh Python…");
+    await replayCells(replay);
+  }
+
+  async function replayCells(replay) {
+    try {
+      const generation = py.generation;
+      await ensureWorker();
+      for (const { cell, code } of replay) {
+        if (generation !== py.generation) return;
+        const timer = setTimeout(() => killWorker(new Stopped("timeout")), cellTimeout() * 1000);
+        try {
+          const result = await request({ type: "run", code, name: cellName(cell) });
+          if (result.ok) py.ran.push({ cell, code });
+          setPrompt(cell, result.execution_count ?? " ");
+        } finally {
+          clearTimeout(timer);
+        }
+      }
+      setStatus("Stopped: a fresh Python was started and the cells already run were run again");
+    } catch (e) {
+      if (e instanceof Stopped && py.worker === null) {
+        setStatus("Stopped: a fresh Python will start at the next Run; run the earlier cells again");
+      } else if (!(e instanceof Stopped)) {
+        setStatus(e.message);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- check my work
+
+  async function checkMyWork() {
+    killWorker(new Stopped("restart"));
+    page.codeCells.forEach(clearCell);
+    setStatus("Check my work: starting a fresh Python…");
+    const results = await runAll();
+    if (results.some((r) => r.stopped === "reader" || r.stopped === "cancelled" || r.stopped === "no python")) {
+      return;
+    }
+    const visible = {};
+    page.codeCells.forEach((cell, i) => {
+      if (cell.kind !== "test" || !cell.gradeId) return;
+      const r = results[i];
+      const err = (r.outputs || []).find((o) => o.output_type === "error");
+      visible[cell.gradeId] = r.ok ? { ok: true, message: null }
+        : { ok: false, message: err ? err.evalue : r.stopped ? `Stopped after ${cellTimeout()} s` : r.error || "failed" };
+    });
+    try {
+      setStatus("Check my work: scoring…");
+      const spec = await fetchText(page.data.selfcheck_url);
+      await ensureWorker();
+      const { report } = await request({ type: "selfcheck", spec, visible });
+      showReport(report);
+      setStatus(`Self-check done: ${fmt(report.total)} of ${fmt(report.max_total)} points.`,
+        { href: "#tp-report", text: "Read the report" });
+    } catch (e) {
+      if (!(e instanceof Stopped)) setStatus(`The self-check failed: ${e.message}`);
+    }
+  }
+
+  async function fetchText(relative) {
+    const url = `${staticURL}practice/${relative}`;
+    const response = await fetch(url, { credentials: "same-origin" });
+    if (!response.ok) throw new Error(`could not fetch ${relative} (HTTP ${response.status})`);
+    return response.text();
+  }
+
+  function fmt(n) {
+    return Number.isInteger(n) ? String(n) : String(Math.round(n * 100) / 100);
+  }
+
+  // One cell of the report: passed, or the first failure (the visible test's first).
+  function reportVerdict(c) {
+    if (c.visible && c.visible.ok === false) return { ok: false, text: c.visible.message || "failed" };
+    if (c.breadth && c.breadth.ok === false) return { ok: false, text: c.breadth.message || "failed" };
+    const cases = c.breadth && c.breadth.cases ? ` (${c.breadth.cases} cases)` : "";
+    return { ok: true, text: `passed${cases}` };
+  }
+
+  function reportPart(part) {
+    const items = (part.cells || []).map((c) => {
+      const v = reportVerdict(c);
+      return el("li", { class: v.ok ? "tp-pass" : "tp-fail" }, [
+        el("span", { class: "tp-icon", "aria-hidden": "true", text: v.ok ? "✓" : "✗" }),
+        el("strong", { text: `${c.label || c.grade_id}: ` }),
+        v.ok ? v.text : el("span", { class: "tp-report-message", text: v.text }),
+        el("span", { class: "tp-report-points", text: ` (${fmt(c.points)} of ${fmt(c.max_points)})` }),
+      ]);
+    });
+    return el("section", { class: "tp-report-part" }, [
+      el("h3", { text: `${part.title || part.part}: ${fmt(part.points)} of ${fmt(part.max_points)} points` }),
+      el("ul", {}, items),
+    ]);
+  }
+
+  function showReport(report) {
+    const panel = page.report;
+    const unscored = report.unscored || [];
+    panel.replaceChildren(
+      el("h2", { id: "tp-report-title", text: `Self-check: ${fmt(report.total)} of ${fmt(report.max_total)} points` }),
+      el("p", { class: "tp-report-note", text: SELF_CHECK_NOTE }),
+      ...(report.parts || []).map(reportPart),
+      unscored.length ? el("p", { class: "tp-report-unscored",
+        text: "Not scored here (your instructor reads them): "
+          + unscored.map((u) => `${u.title || u.grade_id} (${fmt(u.points)} points)`).join("; ") }) : null,
+    );
+    panel.hidden = false;
+    panel.focus();
+  }
+
+  // ---------------------------------------------------------------- saving edits
+
+  function storageKey() {
+    return STORAGE_PREFIX + page.data.assignment;
+  }
+
+  function loadSaved() {
+    try {
+      const saved = JSON.parse(localStorage.getItem(storageKey()) || "null");
+      return saved && saved.version === 1 && saved.cells && typeof saved.cells === "object" ? saved.cells : {};
+    } catch (e) {
+      return {};
+    }
+  }
+
+  // Only the cells that differ from the released source: an untouched cell then follows
+  // a new edition of the book instead of pinning the old one.
+  function saveNow() {
+    clearTimeout(page.saveTimer);
+    page.saveTimer = 0;
+    const cells = {};
+    for (const c of page.cells) {
+      if (c.editor && c.gradeId && c.editor.getValue() !== c.meta.source) cells[c.gradeId] = c.editor.getValue();
+    }
+    try {
+      if (Object.keys(cells).length) {
+        localStorage.setItem(storageKey(), JSON.stringify({ version: 1, cells, saved: new Date().toISOString() }));
+      } else {
+        localStorage.removeItem(storageKey());
+      }
+    } catch (e) {
+      setStatus(`Your edits could not be saved in this browser (${e.message}); use Download notebook to keep them`);
+    }
+  }
+
+  function scheduleSave() {
+    clearTimeout(page.saveTimer);
+    page.saveTimer = setTimeout(saveNow, SAVE_DELAY);
+  }
+
+  // ---------------------------------------------------------------- download / open
+
+  async function downloadNotebook() {
+    try {
+      const nb = JSON.parse(await fetchText(page.data.notebook_url));
+      const byId = editableByGradeId();
+      for (const cell of nb.cells || []) {
+        const id = cell.metadata?.nbgrader?.grade_id;
+        if (id && byId.has(id)) cell.source = splitLines(byId.get(id).editor.getValue());
+        if (cell.cell_type === "code") { cell.outputs = []; cell.execution_count = null; }
+      }
+      const blob = new Blob([JSON.stringify(nb, null, 1) + "\n"], { type: "application/x-ipynb+json" });
+      const url = URL.createObjectURL(blob);
+      const a = el("a", { href: url, download: page.data.notebook || `${page.data.assignment}.ipynb` });
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10000);
+      setStatus(`Downloaded ${a.download} with your code`);
+    } catch (e) {
+      setStatus(`Download failed: ${e.message}`);
+    }
+  }
+
+  function editableByGradeId() {
+    return new Map(page.cells.filter((c) => c.editor && c.gradeId).map((c) => [c.gradeId, c]));
+  }
+
+  async function openNotebook(file) {
+    const what = `${file.name} was not loaded`;
+    let nb;
+    try {
+      nb = JSON.parse(await file.text());
+    } catch (e) {
+      setStatus(`${what}: it is not a notebook (not JSON). Choose the .ipynb file of this assignment.`);
+      return;
+    }
+    if (!nb || nb.nbformat !== 4 || !Array.isArray(nb.cells)) {
+      setStatus(`${what}: it is not a Jupyter notebook in format 4. Choose the .ipynb file of this assignment.`);
+      return;
+    }
+    const byId = editableByGradeId();
+    const found = nb.cells.filter((c) => byId.has(c.metadata?.nbgrader?.grade_id));
+    if (!found.length) {
+      setStatus(`${what}: it has none of the solution cells of ${page.data.assignment}. `
+        + `Choose your ${page.data.notebook || "notebook"} of this assignment.`);
+      return;
+    }
+    for (const c of found) byId.get(c.metadata.nbgrader.grade_id).editor.setValue(joinText(c.source));
+    saveNow();
+    setStatus(`Loaded ${found.length} cell${found.length === 1 ? "" : "s"} from ${file.name}`);
+  }
+
+  // ---------------------------------------------------------------- resets
+
+  function resetCell(cell) {
+    if (!confirm("Reset this cell to the code of the released notebook? Your edits to it will be lost.")) return;
+    cell.editor.setValue(cell.meta.source);
+    saveNow();
+    cell.editor.focus();
+  }
+
+  function resetAssignment() {
+    if (!confirm("Reset the whole assignment? Your edits in every cell will be lost (download the "
+      + "notebook first to keep them), and Python will start again.")) return;
+    killWorker(new Stopped("reset"));
+    try { localStorage.removeItem(storageKey()); } catch (e) { /* nothing saved, nothing to clear */ }
+    for (const c of page.cells) {
+      if (c.editor) c.editor.setValue(c.meta.source);
+      clearCell(c);
+    }
+    clearTimeout(page.saveTimer);
+    page.report.hidden = true;
+    page.report.replaceChildren();
+    setStatus("Assignment reset to the released notebook. " + notStartedText());
+  }
+
+  // ---------------------------------------------------------------- building the page
+
+  function notStartedText() {
+    return `Python not started — it loads when you first press Run (about ${PYODIDE_MB} MB, once; `
+      + "then from the browser's cache)";
+  }
+
+  function updateButtons() {
+    if (page.buttons.stop) page.buttons.stop.disabled = !(py.busy || (py.ready && py.current));
+  }
+
+  function button(text, onclick, extra = {}) {
+    return el("button", { type: "button", class: "tp-button", text, onclick, ...extra });
+  }
+
+  function buildToolbar(host) {
+    const input = el("input", {
+      type: "file", accept: ".ipynb,application/x-ipynb+json,application/json", hidden: true,
+      "aria-hidden": "true", tabindex: "-1",
+      onchange: () => { if (input.files[0]) openNotebook(input.files[0]); input.value = ""; },
+    });
+    const b = page.buttons;
+    b.runAll = button("Run all", () => { runAll(); });
+    b.stop = button("Stop", () => { stop("reader"); }, { disabled: true });
+    b.check = button("Check my work", () => { checkMyWork(); });
+    b.reset = button("Reset assignment", resetAssignment);
+    b.download = button("Download notebook", downloadNotebook);
+    b.open = button("Open notebook…", () => input.click(),
+      { title: "Load your code from a .ipynb file of this assignment" });
+    page.status = el("p", { class: "tp-status", id: "tp-status", role: "status", "aria-live": "polite" });
+    page.report = el("section", { id: "tp-report", class: "tp-report", tabindex: "-1",
+      "aria-labelledby": "tp-report-title", hidden: true });
+    host.replaceChildren(
+      el("div", { class: "tp-toolbar", role: "toolbar", "aria-label": "Practice: run and check your code" },
+        [b.runAll, b.stop, b.check, b.reset, b.download, b.open, input]),
+      page.status, page.report);
+    setStatus(notStartedText());
+  }
+
+  function editorLabel(cell) {
+    const what = cell.kind === "answer" ? "Written answer" : "Solution code";
+    const keys = cell.kind === "answer" ? "" : " Shift+Enter runs it.";
+    return `${what} ${cell.gradeId || cell.meta.index}, editable.${keys} Escape then Tab leaves the editor.`;
+  }
+
+  function buildCell(cell, saved) {
+    const node = cell.el;
+    const code = CODE_KINDS.has(cell.kind);
+    const descId = `tp-cell-${cell.meta.index}-desc`;
+    const bar = el("div", { class: "tp-cell-bar" });
+    const desc = el("span", { class: "tp-sr", id: descId,
+      text: `${cell.kind} cell${cell.gradeId ? ` ${cell.gradeId}` : ""}` });
+    if (code) {
+      cell.prompt = el("span", { class: "tp-prompt", "aria-hidden": "true", text: "[ ]:" });
+      bar.append(cell.prompt, button("Run cell", () => { runCell(cell); },
+        { "aria-describedby": descId, title: "Run this cell (Shift+Enter in the editor)" }));
+    }
+    if (EDITABLE_KINDS.has(cell.kind)) {
+      bar.append(button("Reset cell", () => resetCell(cell), { "aria-describedby": descId }));
+    }
+    cell.badge = el("span", { class: "tp-badge" });
+    bar.append(cell.badge, desc);
+    node.prepend(bar);
+    if (EDITABLE_KINDS.has(cell.kind)) mountEditor(cell, saved);
+    if (code) {
+      cell.output = el("div", { class: "tp-output", role: "region", "aria-label": `Output of ${cellName(cell)}`, hidden: true });
+      node.append(cell.output);
+    }
+    node.classList.add(`tp-kind-${cell.kind}`);
+  }
+
+  function mountEditor(cell, saved) {
+    const old = cell.el.querySelector("div.highlight-python, div[class^='highlight'], pre");
+    const host = el("div", { class: "tp-editor" });
+    if (old) old.replaceWith(host); else cell.el.append(host);
+    const doc = cell.gradeId && typeof saved[cell.gradeId] === "string" ? saved[cell.gradeId] : cell.meta.source;
+    const options = {
+      doc, language: cell.kind === "answer" ? "markdown" : "python", label: editorLabel(cell),
+      onChange: scheduleSave,
+      onRun: cell.kind === "answer" ? null : () => { runCell(cell); },
+    };
+    cell.editor = window.TokEditor ? window.TokEditor.create(host, options) : textareaEditor(host, options);
+  }
+
+  // If the editor bundle is missing, a textarea with the same interface keeps the page
+  // usable (no highlighting).
+  function textareaEditor(host, options) {
+    const ta = el("textarea", { class: "tp-textarea", "aria-label": options.label, spellcheck: "false",
+      rows: String(Math.max(3, options.doc.split("\n").length + 1)) });
+    ta.value = options.doc;
+    ta.addEventListener("input", () => options.onChange && options.onChange(ta.value));
+    ta.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" && (e.shiftKey || e.ctrlKey || e.metaKey) && options.onRun) {
+        e.preventDefault();
+        options.onRun();
+      }
+    });
+    host.append(ta);
+    return {
+      view: null, getValue: () => ta.value, focus: () => ta.focus(),
+      setValue(text) { ta.value = text; if (options.onChange) options.onChange(text); },
+    };
+  }
+
+  function loadEditorBundle() {
+    if (window.TokEditor) return Promise.resolve();
+    return new Promise((resolve) => {
+      const s = el("script", { src: `${staticURL}practice/editor.js` });
+      s.onload = resolve;
+      s.onerror = resolve;  // the textarea fallback takes over
+      document.head.append(s);
+    });
+  }
+
+  function readData() {
+    const node = document.getElementById("tp-data");
+    if (!node) return null;
+    try {
+      return JSON.parse(node.textContent);
+    } catch (e) {
+      return null;
+    }
+  }
+
+  async function init() {
+    const host = document.getElementById("tp-root");
+    page.data = readData();
+    if (!host || !page.data || !Array.isArray(page.data.cells)) return;
+    await loadEditorBundle();
+    const saved = loadSaved();
+    for (const meta of page.data.cells) {
+      const node = document.querySelector(`.tp-cell[data-index="${Number(meta.index)}"]`);
+      if (!node) continue;
+      const cell = { meta, el: node, kind: node.dataset.kind || meta.kind,
+        gradeId: node.dataset.gradeId || meta.grade_id || null, editor: null, output: null, prompt: null };
+      cell.meta = { ...meta, source: joinText(meta.source) };
+      page.cells.push(cell);
+      if (CODE_KINDS.has(cell.kind)) page.codeCells.push(cell);
+    }
+    buildToolbar(host);
+    page.cells.forEach((c) => buildCell(c, saved));
+    // A reload or a closed tab within the save delay must not lose the last keystrokes.
+    window.addEventListener("pagehide", () => { if (page.saveTimer) saveNow(); });
+    window.TokPractice = { ansiToHtml, page, py };  // for the book's browser tests
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();

@@ -1,0 +1,132 @@
+// Builds the browser side of the practice pages into dist/ (beside this script):
+//   dist/practice/editor.js  the CodeMirror bundle (src/editor.js, IIFE, minified)
+//   dist/pyodide/            a stdlib-only Pyodide: the files loadPyodide() fetches, no packages
+//   dist/pyodide/MANIFEST.json  the version, and each copied file's size and SHA-256
+// Run `npm ci` here first, then `node book/_web/build.mjs` from anywhere.
+"use strict";
+
+import { createHash } from "node:crypto";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync }
+  from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const dist = join(here, "dist");
+const pyodideSrc = join(here, "node_modules", "pyodide");
+
+// Exactly what loadPyodide({indexURL}) fetches from a classic worker with no packages:
+// the loader, the Emscripten module and its wasm, the standard library, the lock file.
+const PYODIDE_FILES = [
+  "pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json",
+];
+
+function fail(message) {
+  console.error(`build.mjs: ${message}`);
+  process.exit(1);
+}
+
+function readJSON(path) {
+  try {
+    return JSON.parse(readFileSync(path, "utf8"));
+  } catch (e) {
+    return fail(`cannot read ${path} (${e.message}); run \`npm ci\` in ${here} first`);
+  }
+}
+
+// The pin in package.json is the version the book promises; a stale node_modules
+// (e.g. after the pin changed but before `npm ci`) must not slip through.
+function checkPyodideVersion() {
+  const pinned = readJSON(join(here, "package.json")).dependencies.pyodide;
+  const installed = readJSON(join(pyodideSrc, "package.json")).version;
+  if (pinned !== installed) {
+    fail(`pyodide ${installed} is installed but package.json pins ${pinned}; run \`npm ci\` in ${here}`);
+  }
+  return installed;
+}
+
+function sha256(path) {
+  return createHash("sha256").update(readFileSync(path)).digest("hex");
+}
+
+// Copy only when the size or content differs, so a rebuild leaves mtimes (and the
+// browser's and Sphinx's idea of "changed") alone.
+function copyIfChanged(src, dst) {
+  if (existsSync(dst) && statSync(dst).size === statSync(src).size && sha256(dst) === sha256(src)) {
+    return;
+  }
+  copyFileSync(src, dst);
+}
+
+function writeIfChanged(path, text) {
+  if (existsSync(path) && readFileSync(path, "utf8") === text) return;
+  writeFileSync(path, text);
+}
+
+// The npm tarball carries no LICENSE file (only "license": "MPL-2.0" in package.json):
+// copy one if a release ships it, else write a notice naming the licences and sources.
+function licenseFiles(out, version) {
+  const shipped = readdirSync(pyodideSrc).filter((f) => /^(LICEN[CS]E|COPYING)(\.\w+)?$/i.test(f));
+  for (const f of shipped) copyIfChanged(join(pyodideSrc, f), join(out, f));
+  if (shipped.length) return shipped;
+  const pkg = readJSON(join(pyodideSrc, "package.json"));
+  writeIfChanged(join(out, "LICENSE"), [
+    `Pyodide ${version}, copied unmodified from the npm package "pyodide@${version}".`,
+    `License: ${pkg.license} (Mozilla Public License 2.0, https://mozilla.org/MPL/2.0/).`,
+    `Source code: https://github.com/pyodide/pyodide/tree/${version}`,
+    "python_stdlib.zip and the interpreter in pyodide.asm.wasm are CPython, under the",
+    "Python Software Foundation License (https://docs.python.org/3/license.html).",
+    "",
+  ].join("\n"));
+  return ["LICENSE"];
+}
+
+function copyPyodide() {
+  const version = checkPyodideVersion();
+  const out = join(dist, "pyodide");
+  mkdirSync(out, { recursive: true });
+  for (const f of PYODIDE_FILES) {
+    const src = join(pyodideSrc, f);
+    if (!existsSync(src)) fail(`pyodide ${version} has no ${f}; the file list in build.mjs needs updating`);
+    copyIfChanged(src, join(out, f));
+  }
+  const names = [...PYODIDE_FILES, ...licenseFiles(out, version)];
+  const files = {};
+  for (const f of names) {
+    const p = join(out, f);
+    files[f] = { size: statSync(p).size, sha256: sha256(p) };
+  }
+  writeIfChanged(join(out, "MANIFEST.json"), JSON.stringify({ pyodide: version, files }, null, 1) + "\n");
+  return Object.values(files).reduce((n, f) => n + f.size, 0);
+}
+
+async function bundleEditor() {
+  let esbuild;
+  try {
+    esbuild = await import("esbuild");
+  } catch (e) {
+    fail(`esbuild is not installed (${e.message}); run \`npm ci\` in ${here}`);
+  }
+  const outfile = join(dist, "practice", "editor.js");
+  const result = await esbuild.build({
+    absWorkingDir: here,
+    entryPoints: [join(here, "src", "editor.js")],
+    outfile,
+    bundle: true,
+    format: "iife",
+    minify: true,
+    target: "es2020",
+    legalComments: "eof",  // keep the MIT notices of CodeMirror and Lezer in the bundle
+    logLevel: "warning",
+    write: false,
+  });
+  mkdirSync(dirname(outfile), { recursive: true });
+  writeIfChanged(outfile, result.outputFiles[0].text);
+  return statSync(outfile).size;
+}
+
+const editorBytes = await bundleEditor();
+const pyodideBytes = copyPyodide();
+const mb = (n) => (n / 1e6).toFixed(1);
+console.log(`built ${dist}: ${editorBytes + pyodideBytes} bytes `
+  + `(editor ${editorBytes}, pyodide ${mb(pyodideBytes)} MB)`);
