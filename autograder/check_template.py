@@ -90,6 +90,7 @@ def main(argv=None):
                         help=f"the notebook to check (default: {ASSIGNMENT}.ipynb next to check.py)")
     parser.add_argument("--timeout", type=float, default=600,
                         help="seconds a cell may run (default 600; 0: no limit)")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args(argv)
     path = Path(args.notebook).resolve()
     try:
@@ -105,7 +106,7 @@ def main(argv=None):
     report, _ = selfcheck.check_notebook(nb, spec, echo=_echo,
                                          kernel=_timed_kernel(selfcheck, args.timeout))
     print()
-    print(selfcheck.format_report(report))
+    print(json.dumps(report, indent=1) if args.json else selfcheck.format_report(report))
     return 0 if report["total"] == report["max_total"] else 1
 
 

@@ -47,6 +47,9 @@ RUNTIME_INIT = '"""tokref in the practice pages: tokref.grading, tokref.typed_js
 NOT_DATA = {"check.py", "selfcheck.json.gz", "README.md"}
 CELL_TIMEOUT = {"capstone": 600}  # seconds before the watchdog stops a cell (default 120)
 CHAPTER_LINK = re.compile(r"\]\(\.\./\.\./book/([\w-]+)\.md\)")
+# A fenced example in a notebook may be abbreviated ("..." in a JSON file): highlighted, but
+# never a build error (Sphinx's :force:), as Jupyter shows it.
+FENCE = re.compile(r"^(```+)(\w+)[ \t]*$", re.M)
 
 
 def assignment_of(docname: str) -> str | None:
@@ -140,7 +143,7 @@ def pyodide_summary() -> dict[str, Any]:
         raise ExtensionError(f"{manifest} is missing: the practice pages need Pyodide, which "
                              "`make web` installs from the npm registry (Node.js and npm needed)")
     data = json.loads(manifest.read_text(encoding="utf-8"))
-    return {"version": data["version"], "bytes": sum(f["size"] for f in data["files"].values())}
+    return {"version": data["pyodide"], "bytes": sum(f["size"] for f in data["files"].values())}
 
 
 def intro(assignment: str, nb: dict[str, Any]) -> str:
@@ -168,6 +171,20 @@ Without a browser, `python check.py` in the assignment's folder does the same.
 """
 
 
+def prose(markdown: str) -> str:
+    """A markdown cell as the page's MyST: links to chapters, and fences that never fail.
+
+    >>> print(prose("See [Chapter 4](../../book/04_bpe.md).\\n```json\\n{...}\\n```"))
+    See [Chapter 4](../04_bpe.md).
+    ```{code-block} json
+    :force:
+    {...}
+    ```
+    """
+    markdown = CHAPTER_LINK.sub(r"](../\1.md)", markdown)
+    return FENCE.sub(lambda m: f"{m.group(1)}{{code-block}} {m.group(2)}\n:force:", markdown)
+
+
 def practice_page(assignment: str) -> str:
     """The MyST text of the practice page of ``assignment``."""
     path = EXERCISES / assignment / f"{assignment}.ipynb"
@@ -180,7 +197,7 @@ def practice_page(assignment: str) -> str:
     for index, cell in enumerate(nb["cells"]):
         kind = cell_kind(cell)
         if kind is None:
-            blocks.append(CHAPTER_LINK.sub(r"](../\1.md)", _text(cell)))
+            blocks.append(prose(_text(cell)))
         else:
             blocks.append(_raw_html(cell_markup(index, cell, kind)))
         if index == 0:  # the title and the notebook's introduction, then what the page does
@@ -202,8 +219,9 @@ def _page_assets(app: Sphinx, pagename: str, templatename: str, context: dict, d
     if assignment_of(pagename) is None:
         return
     app.add_css_file("practice.css")
-    app.add_js_file("practice/editor.js")
-    app.add_js_file("practice.js")
+    # Deferred: the page reads first; the editors appear once the bundle has run.
+    app.add_js_file("practice/editor.js", loading_method="defer")
+    app.add_js_file("practice.js", loading_method="defer")
 
 
 def _add_static(app: Sphinx) -> None:

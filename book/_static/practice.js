@@ -106,10 +106,31 @@
         else if (c >= 40 && c <= 47) bg = c - 40;
         else if (c >= 100 && c <= 107) bg = c - 100 + 8;
         else if (c === 49) bg = null;
-        else if (c === 38 || c === 48) j += codes[j + 1] === 5 ? 2 : codes[j + 1] === 2 ? 4 : 1;
+        else if (c === 38 || c === 48) {
+          const mode = codes[j + 1];
+          const colour = mode === 5 ? from256(codes[j + 2]) : mode === 2 ? fromRGB(...codes.slice(j + 2, j + 5)) : null;
+          if (c === 38) fg = colour; else bg = colour;
+          j += mode === 5 ? 2 : mode === 2 ? 4 : 1;
+        }
       }
     }
     return html;
+  }
+
+  // 256-colour and RGB codes (newer IPython uses a few) become the nearest of the 16.
+  function fromRGB(r = 0, g = 0, b = 0) {
+    const bright = Math.max(r, g, b) > 200;
+    const half = bright ? 150 : 96;
+    return (r > half ? 1 : 0) + (g > half ? 2 : 0) + (b > half ? 4 : 0) + (bright ? 8 : 0);
+  }
+
+  function from256(n) {
+    if (!(n >= 0 && n <= 255)) return null;
+    if (n < 16) return n;
+    if (n >= 232) { const v = 8 + (n - 232) * 10; return fromRGB(v, v, v); }
+    const steps = [0, 95, 135, 175, 215, 255];
+    const i = n - 16;
+    return fromRGB(steps[Math.floor(i / 36)], steps[Math.floor(i / 6) % 6], steps[i % 6]);
   }
 
   // ---------------------------------------------------------------- outputs
@@ -182,45 +203,46 @@
 
   // ---------------------------------------------------------------- the worker
 
-  // One interpreter at a time. `generation` grows at each stop/restart: replies and
-  // queued runs of an older interpreter are then ignored.
+  // One interpreter at a time. `generation` grows whenever it is ended: replies and
+  // queued runs meant for an older interpreter are then dropped.
   const py = {
     worker: null,
-    ready: null,  // Promise of the running worker's "ready"
-    pending: new Map(),  // id -> {resolve, reject}
+    ready: null,  // Promise of the running worker's "ready" message
+    rejectReady: null,
+    pending: new Map(),  // request id -> {resolve, reject}
     nextId: 1,
     generation: 0,
     chain: Promise.resolve(),  // runs happen one after another, as in a kernel
-    current: null,  // {cell, timer} of the cell running now
-    ran: [],  // [{cell, code}] run without error in this interpreter, in order
+    current: null,  // {cell, timeout} of the cell running now
+    ran: [],  // [{cell, code}] that ran without error in this interpreter, in order
     busy: 0,  // runs queued or running
+    batch: 0,  // grows when the reader stops: a Run all or a Check then goes no further
   };
 
   class Stopped extends Error {}
 
   function startWorker() {
-    const generation = py.generation;
     const worker = new Worker(`${staticURL}practice-worker.js`);
     py.worker = worker;
     py.ran = [];
     py.ready = new Promise((resolve, reject) => {
-      worker.onmessage = (e) => onWorkerMessage(e.data, resolve, reject);
+      py.rejectReady = reject;
+      worker.onmessage = (e) => onWorkerMessage(e.data, resolve);
       worker.onerror = (e) => {
         e.preventDefault();
-        fatal(`${e.message || "the worker failed to load"}`, reject);
+        fatal(e.message || "the worker script failed to load");
       };
     });
-    py.ready.catch(() => {});  // a failed start is reported by fatal(); callers see it too
+    py.ready.catch(() => {});  // each caller handles it; no unhandled-rejection noise
     worker.postMessage({
       type: "init", staticURL, assignment: page.data.assignment,
       files: page.data.files || [], runtime: page.data.runtime || [],
     });
-    return generation;
   }
 
-  function onWorkerMessage(msg, resolveReady, rejectReady) {
+  function onWorkerMessage(msg, resolveReady) {
     if (msg.type === "ready") { resolveReady(msg); return; }
-    if (msg.type === "fatal") { fatal(msg.message, rejectReady); return; }
+    if (msg.type === "fatal") { fatal(msg.message); return; }
     const waiter = py.pending.get(msg.id);
     if (!waiter) return;
     py.pending.delete(msg.id);
@@ -228,18 +250,18 @@
     else waiter.resolve(msg);
   }
 
-  function fatal(message, rejectReady) {
-    const error = new Error(`Python could not start: ${message}`);
-    rejectReady(error);
-    killWorker(error);
-    setStatus(`${error.message}. Reload the page to try again.`);
+  function fatal(message) {
+    killWorker(new Error(`Python could not start (${message}). Reload the page to try again`));
   }
 
+  // End the interpreter: whoever waits for it gets `reason`.
   function killWorker(reason) {
     py.generation += 1;
     if (py.worker) py.worker.terminate();
+    if (py.rejectReady) py.rejectReady(reason);
     py.worker = null;
     py.ready = null;
+    py.rejectReady = null;
     py.ran = [];
     for (const w of py.pending.values()) w.reject(reason);
     py.pending.clear();
@@ -247,7 +269,7 @@
 
   async function ensureWorker() {
     if (location.protocol === "file:") {
-      throw new Error("Python in the page needs the book served over http(s), e.g. "
+      throw new Error("Python in the page needs the book served over http(s), e.g. by "
         + "`python -m http.server` in the built site: a page opened as a file cannot start it");
     }
     if (!py.ready) {
@@ -261,6 +283,7 @@
 
   function request(msg) {
     const worker = py.worker;
+    if (!worker) return Promise.reject(new Stopped("no python"));
     return new Promise((resolve, reject) => {
       const id = py.nextId++;
       py.pending.set(id, { resolve, reject });
@@ -278,18 +301,20 @@
     return cell.gradeId || `cell ${cell.meta.index}`;
   }
 
-  // Queue a run; resolves to the result ({ok, outputs, ...}) or {stopped: reason}.
-  function enqueue(cell, { total = null } = {}) {
-    const generation = py.generation;
+  // Put a task on the kernel's queue; `busy` keeps Stop enabled until it is done.
+  function onChain(task) {
     py.busy += 1;
     updateButtons();
+    const done = py.chain.then(task).finally(() => { py.busy -= 1; updateButtons(); });
+    py.chain = done.catch(() => {});
+    return done;
+  }
+
+  // Queue a run; resolves to the result ({ok, outputs, ...}) or {stopped: why}.
+  function enqueue(cell, total = null) {
+    const generation = py.generation;
     setPrompt(cell, "*");
-    const task = py.chain.then(() => {
-      if (generation !== py.generation) return { stopped: "cancelled" };
-      return runNow(cell, total);
-    }).finally(() => { py.busy -= 1; updateButtons(); });
-    py.chain = task.catch(() => {});
-    return task;
+    return onChain(() => (generation === py.generation ? runNow(cell, total) : { stopped: "cancelled" }));
   }
 
   async function runNow(cell, total) {
@@ -302,6 +327,8 @@
       return { stopped: e instanceof Stopped ? e.message : "no python", error: e.message };
     }
     setStatus(`Running cell ${k} of ${total || page.codeCells.length}`);
+    showOutputs(cell, []);  // as Jupyter: the old output goes when the cell starts again
+    markTest(cell, null);
     const code = cellCode(cell);
     const timeout = cellTimeout();
     const timer = setTimeout(() => stop("timeout"), timeout * 1000);
@@ -321,7 +348,7 @@
       return { ok: false, outputs: [], error: e.message };
     } finally {
       clearTimeout(timer);
-      py.current = null;
+      if (py.current && py.current.cell === cell) py.current = null;
     }
   }
 
@@ -331,43 +358,60 @@
     return result;
   }
 
-  async function runAll() {
+  // Every code cell in order, whatever fails (as nbgrader runs them); only the reader's
+  // Stop ends the batch. Returns the results, or null if stopped.
+  async function runBatch() {
+    const batch = py.batch;
     const cells = page.codeCells;
-    const results = await Promise.all(cells.map((c) => enqueue(c)));
-    const stoppedByReader = results.some((r) => r.stopped === "reader");
-    if (!py.busy && !stoppedByReader && py.ready) {
-      const tests = cells.filter((c) => c.kind === "test");
-      const passed = tests.filter((c) => results[cells.indexOf(c)].ok).length;
-      setStatus(`Ran ${cells.length} cells` + (tests.length ? `: ${passed} of ${tests.length} test cells passed` : ""));
+    cells.forEach((c) => setPrompt(c, "*"));
+    const results = [];
+    for (const cell of cells) {
+      if (batch !== py.batch) return null;
+      const result = await enqueue(cell);
+      if (result.stopped === "reader" || batch !== py.batch) {
+        cells.forEach((c) => { if (c.prompt.textContent === "[*]:") setPrompt(c, " "); });
+        return null;
+      }
+      results.push(result);
     }
     return results;
   }
 
+  async function runAll() {
+    const results = await runBatch();
+    if (!results || py.busy || !py.ready) return;
+    const tests = page.codeCells.filter((c) => c.kind === "test");
+    const passed = tests.filter((c) => results[page.codeCells.indexOf(c)].ok).length;
+    setStatus(`Ran ${results.length} cells`
+      + (tests.length ? `: ${passed} of ${tests.length} test cells passed` : ""));
+  }
+
   // Stop: end the worker (the only way to interrupt Python that never returns), then
   // start a fresh one and run again, silently, the cells that had run successfully, in
-  // their order, with the code they ran: the reader's state is back, minus that cell.
-  async function stop(reason) {
+  // their order and with the code they ran: the reader's state is back, minus that cell.
+  function stop(reason) {
     const current = py.current;
     const replay = py.ran.slice();
-    const hadPython = !!py.ready;
+    if (reason !== "timeout") py.batch += 1;
     killWorker(new Stopped(reason === "timeout" ? "timeout" : "reader"));
-    for (const c of page.codeCells) if (c.prompt && c.prompt.textContent === "[*]:") setPrompt(c, " ");
+    py.current = null;
+    for (const c of page.codeCells) if (c.prompt.textContent === "[*]:") setPrompt(c, " ");
     if (current) {
       appendNote(current.cell, reason === "timeout"
         ? `Stopped after ${current.timeout} s` : "Stopped by the reader", "tp-note tp-note-error");
     }
-    if (!hadPython) { setStatus("Stopped"); return; }
-    setStatus("Stopping: starting a fresh Python…");
-    await replayCells(replay);
+    if (!current && !replay.length) { setStatus("Stopped"); return; }
+    setStatus("Stopped: starting a fresh Python…");
+    onChain(() => replayCells(replay));
   }
 
   async function replayCells(replay) {
+    const generation = py.generation;
     try {
-      const generation = py.generation;
       await ensureWorker();
       for (const { cell, code } of replay) {
         if (generation !== py.generation) return;
-        const timer = setTimeout(() => killWorker(new Stopped("timeout")), cellTimeout() * 1000);
+        const timer = setTimeout(() => killWorker(new Stopped("replay timeout")), cellTimeout() * 1000);
         try {
           const result = await request({ type: "run", code, name: cellName(cell) });
           if (result.ok) py.ran.push({ cell, code });
@@ -378,10 +422,9 @@
       }
       setStatus("Stopped: a fresh Python was started and the cells already run were run again");
     } catch (e) {
-      if (e instanceof Stopped && py.worker === null) {
-        setStatus("Stopped: a fresh Python will start at the next Run; run the earlier cells again");
-      } else if (!(e instanceof Stopped)) {
-        setStatus(e.message);
+      if (!(e instanceof Stopped)) setStatus(e.message);
+      else if (e.message === "replay timeout") {
+        setStatus("Stopped: running the earlier cells again took too long; a fresh Python starts at the next Run");
       }
     }
   }
@@ -389,26 +432,28 @@
   // ---------------------------------------------------------------- check my work
 
   async function checkMyWork() {
+    py.batch += 1;  // a Run all or Check under way goes no further
     killWorker(new Stopped("restart"));
     page.codeCells.forEach(clearCell);
     setStatus("Check my work: starting a fresh Python…");
-    const results = await runAll();
-    if (results.some((r) => r.stopped === "reader" || r.stopped === "cancelled" || r.stopped === "no python")) {
-      return;
-    }
+    const results = await runBatch();
+    if (!results || results.some((r) => r.stopped === "no python")) return;
     const visible = {};
     page.codeCells.forEach((cell, i) => {
       if (cell.kind !== "test" || !cell.gradeId) return;
       const r = results[i];
       const err = (r.outputs || []).find((o) => o.output_type === "error");
-      visible[cell.gradeId] = r.ok ? { ok: true, message: null }
-        : { ok: false, message: err ? err.evalue : r.stopped ? `Stopped after ${cellTimeout()} s` : r.error || "failed" };
+      const message = err ? err.evalue : r.stopped ? `Stopped after ${cellTimeout()} s` : r.error || "failed";
+      visible[cell.gradeId] = r.ok ? { ok: true, message: null } : { ok: false, message };
     });
     try {
       setStatus("Check my work: scoring…");
-      const spec = await fetchText(page.data.selfcheck_url);
-      await ensureWorker();
-      const { report } = await request({ type: "selfcheck", spec, visible });
+      const spec = await fetchSpec(page.data.selfcheck_url);
+      // On the kernel's queue: after any re-run that a timeout may have started.
+      const { report } = await onChain(async () => {
+        await ensureWorker();
+        return request({ type: "selfcheck", spec, visible });
+      });
       showReport(report);
       setStatus(`Self-check done: ${fmt(report.total)} of ${fmt(report.max_total)} points.`,
         { href: "#tp-report", text: "Read the report" });
@@ -424,6 +469,21 @@
     return response.text();
   }
 
+  // The self-check spec is served gzipped (selfcheck.json.gz) by a static server that
+  // does not say so (no Content-Encoding): unpack it here when it starts with gzip's magic.
+  async function fetchSpec(relative) {
+    const response = await fetch(`${staticURL}practice/${relative}`, { credentials: "same-origin" });
+    if (!response.ok) throw new Error(`could not fetch ${relative} (HTTP ${response.status})`);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return new TextDecoder().decode(bytes);
+    if (typeof DecompressionStream === "undefined") {
+      throw new Error("this browser cannot unpack the self-check (no DecompressionStream); "
+        + "run `python check.py` in the assignment's folder instead");
+    }
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(stream).text();
+  }
+
   function fmt(n) {
     return Number.isInteger(n) ? String(n) : String(Math.round(n * 100) / 100);
   }
@@ -432,7 +492,8 @@
   function reportVerdict(c) {
     if (c.visible && c.visible.ok === false) return { ok: false, text: c.visible.message || "failed" };
     if (c.breadth && c.breadth.ok === false) return { ok: false, text: c.breadth.message || "failed" };
-    const cases = c.breadth && c.breadth.cases ? ` (${c.breadth.cases} cases)` : "";
+    const n = c.breadth && c.breadth.cases;
+    const cases = n ? ` (${n} case${n === 1 ? "" : "s"})` : "";
     return { ok: true, text: `passed${cases}` };
   }
 
@@ -442,12 +503,13 @@
       return el("li", { class: v.ok ? "tp-pass" : "tp-fail" }, [
         el("span", { class: "tp-icon", "aria-hidden": "true", text: v.ok ? "✓" : "✗" }),
         el("strong", { text: `${c.label || c.grade_id}: ` }),
-        v.ok ? v.text : el("span", { class: "tp-report-message", text: v.text }),
+        v.ok ? v.text : el("span", { class: "tp-sr", text: "failed: " }),
+        v.ok ? null : el("span", { class: "tp-report-message", text: v.text }),
         el("span", { class: "tp-report-points", text: ` (${fmt(c.points)} of ${fmt(c.max_points)})` }),
       ]);
     });
     return el("section", { class: "tp-report-part" }, [
-      el("h3", { text: `${part.title || part.part}: ${fmt(part.points)} of ${fmt(part.max_points)} points` }),
+      el("h3", { text: `${part.title || part.part} — ${fmt(part.points)} of ${fmt(part.max_points)} points` }),
       el("ul", {}, items),
     ]);
   }
@@ -572,6 +634,7 @@
   function resetAssignment() {
     if (!confirm("Reset the whole assignment? Your edits in every cell will be lost (download the "
       + "notebook first to keep them), and Python will start again.")) return;
+    py.batch += 1;
     killWorker(new Stopped("reset"));
     try { localStorage.removeItem(storageKey()); } catch (e) { /* nothing saved, nothing to clear */ }
     for (const c of page.cells) {
@@ -629,34 +692,46 @@
     return `${what} ${cell.gradeId || cell.meta.index}, editable.${keys} Escape then Tab leaves the editor.`;
   }
 
+  // The cell's bar: prompt, the page's label of the cell ("Your code · grade_id"), the
+  // buttons and the test's verdict, on one line that wraps on a narrow screen.
   function buildCell(cell, saved) {
     const node = cell.el;
     const code = CODE_KINDS.has(cell.kind);
-    const descId = `tp-cell-${cell.meta.index}-desc`;
     const bar = el("div", { class: "tp-cell-bar" });
-    const desc = el("span", { class: "tp-sr", id: descId,
-      text: `${cell.kind} cell${cell.gradeId ? ` ${cell.gradeId}` : ""}` });
+    let label = node.querySelector(":scope > .tp-cell-label");
+    if (!label) {
+      label = el("span", { class: "tp-cell-label tp-sr",
+        text: `${cell.kind} cell${cell.gradeId ? ` ${cell.gradeId}` : ""}` });
+    }
+    label.id = label.id || `tp-cell-${cell.meta.index}-label`;
     if (code) {
       cell.prompt = el("span", { class: "tp-prompt", "aria-hidden": "true", text: "[ ]:" });
-      bar.append(cell.prompt, button("Run cell", () => { runCell(cell); },
-        { "aria-describedby": descId, title: "Run this cell (Shift+Enter in the editor)" }));
+      bar.append(cell.prompt);
+    }
+    bar.append(label);
+    const buttons = el("span", { class: "tp-cell-buttons" });
+    if (code) {
+      buttons.append(button("Run cell", () => { runCell(cell); },
+        { "aria-describedby": label.id, title: "Run this cell (Shift+Enter in its editor)" }));
     }
     if (EDITABLE_KINDS.has(cell.kind)) {
-      bar.append(button("Reset cell", () => resetCell(cell), { "aria-describedby": descId }));
+      buttons.append(button("Reset cell", () => resetCell(cell), { "aria-describedby": label.id }));
     }
     cell.badge = el("span", { class: "tp-badge" });
-    bar.append(cell.badge, desc);
+    buttons.append(cell.badge);
+    bar.append(buttons);
     node.prepend(bar);
     if (EDITABLE_KINDS.has(cell.kind)) mountEditor(cell, saved);
     if (code) {
-      cell.output = el("div", { class: "tp-output", role: "region", "aria-label": `Output of ${cellName(cell)}`, hidden: true });
+      cell.output = el("div", { class: "tp-output", role: "region",
+        "aria-label": `Output of ${cellName(cell)}`, hidden: true });
       node.append(cell.output);
     }
     node.classList.add(`tp-kind-${cell.kind}`);
   }
 
   function mountEditor(cell, saved) {
-    const old = cell.el.querySelector("div.highlight-python, div[class^='highlight'], pre");
+    const old = cell.el.querySelector(":scope > div[class^='highlight'], :scope > pre");
     const host = el("div", { class: "tp-editor" });
     if (old) old.replaceWith(host); else cell.el.append(host);
     const doc = cell.gradeId && typeof saved[cell.gradeId] === "string" ? saved[cell.gradeId] : cell.meta.source;

@@ -81,8 +81,7 @@ function licenseFiles(out, version) {
   return ["LICENSE"];
 }
 
-function copyPyodide() {
-  const version = checkPyodideVersion();
+function copyPyodide(version) {
   const out = join(dist, "pyodide");
   mkdirSync(out, { recursive: true });
   for (const f of PYODIDE_FILES) {
@@ -125,8 +124,9 @@ async function bundleEditor() {
   return statSync(outfile).size;
 }
 
+const version = checkPyodideVersion();  // first: a stale install writes nothing
 const editorBytes = await bundleEditor();
-const pyodideBytes = copyPyodide();
+const pyodideBytes = copyPyodide(version);
 const mb = (n) => (n / 1e6).toFixed(1);
 console.log(`built ${dist}: ${editorBytes + pyodideBytes} bytes `
   + `(editor ${editorBytes}, pyodide ${mb(pyodideBytes)} MB)`);

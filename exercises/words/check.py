@@ -851,7 +851,8 @@ def format_report(report: dict[str, Any]) -> str:
                 status = f"FAILED  {cell['breadth']['message']}"
             else:
                 extra = cell["breadth"]
-                status = "passed" + (f" (and {extra['cases']} hidden-test cases)" if extra else "")
+                n = extra["cases"] if extra else 0
+                status = "passed" + (f" (and {n} hidden-test case{'s' * (n != 1)})" if extra else "")
             lines.append(f"  {cell['label']:<8} {status}")
     for item in report.get("unscored", []):
         lines.append(f"{item['title']}: a written answer ({_points(item['points'])} points), graded by a person")
@@ -922,6 +923,7 @@ def main(argv=None):
                         help=f"the notebook to check (default: {ASSIGNMENT}.ipynb next to check.py)")
     parser.add_argument("--timeout", type=float, default=600,
                         help="seconds a cell may run (default 600; 0: no limit)")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args(argv)
     path = Path(args.notebook).resolve()
     try:
@@ -937,7 +939,7 @@ def main(argv=None):
     report, _ = selfcheck.check_notebook(nb, spec, echo=_echo,
                                          kernel=_timed_kernel(selfcheck, args.timeout))
     print()
-    print(selfcheck.format_report(report))
+    print(json.dumps(report, indent=1) if args.json else selfcheck.format_report(report))
     return 0 if report["total"] == report["max_total"] else 1
 
 
