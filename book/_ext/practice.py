@@ -100,11 +100,31 @@ def highlighted(code: str) -> str:
             "</div></div>")
 
 
+def test_summary(code: str) -> str:
+    """What a test cell checks: its docstring's first line (nbgrader's course101 starts
+    every test cell with one).
+
+    >>> test_summary("'''Part 1, basic: the ids.'''\\nassert True")
+    'Part 1, basic: the ids.'
+    """
+    import ast
+
+    try:
+        doc = ast.get_docstring(ast.parse(code))
+    except SyntaxError:
+        doc = None
+    return doc.strip().splitlines()[0] if doc else "The tests"
+
+
 def cell_markup(index: int, cell: dict[str, Any], kind: str) -> str:
     grade_id = cell["metadata"].get("nbgrader", {}).get("grade_id", "")
     code = _text(cell)
     inner = (f'<pre class="tp-answer-source">{html.escape(code)}</pre>' if kind == "answer"
              else highlighted(code))
+    if kind == "test":  # folded: what it checks (its docstring) shows, its code on demand
+        inner = (f'<details class="tp-test-code"><summary>{html.escape(test_summary(code))} '
+                 f'<span class="tp-test-lines">({code.count(chr(10)) + 1} lines of tests)</span></summary>\n'
+                 f'{inner}\n</details>')
     label = {"solution": "Your code", "test": "Tests (read-only)", "answer": "Your answer",
              "setup": "Set-up (read-only)", "code": "Code (read-only)"}[kind]
     return (f'<div class="tp-cell tp-{kind}" data-index="{index}" data-kind="{kind}" '

@@ -12,6 +12,7 @@ const HOME = "/home/pyodide";
 const LIB = HOME + "/lib";
 
 let pyodide = null;
+const TIME_ALLOWANCE = 2;
 let kernel = null;  // PyProxy of tokref.selfcheck.Kernel
 
 // Messages are handled one at a time, in order: init is asynchronous (it fetches), and
@@ -103,6 +104,8 @@ function run(msg) {
 
 function selfcheck(msg) {
   const visible = typeof msg.visible === "string" ? msg.visible : JSON.stringify(msg.visible || {});
-  const text = requireKernel().self_check_json(String(msg.spec), visible);
+  // Time limits (two hidden tests have one) get twice the floor the grader gives: Python in
+  // WebAssembly on a reader's machine may be slower than the CPython the limits were set on.
+  const text = requireKernel().self_check_json(String(msg.spec), visible, TIME_ALLOWANCE);
   self.postMessage({ type: "report", id: msg.id, report: JSON.parse(text) });
 }

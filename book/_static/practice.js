@@ -515,6 +515,7 @@
   }
 
   function showReport(report) {
+    page.lastReport = report;  // the browser test compares it with check.py's
     const panel = page.report;
     const unscored = report.unscored || [];
     panel.replaceChildren(
