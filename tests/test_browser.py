@@ -149,21 +149,27 @@ def server(html_dir: Path):
     httpd.server_close()
 
 
-@pytest.fixture(scope="module")
-def driver():
+def chromium(profile: str, *extra: str):
+    """Headless Debian chromium with a fresh profile, its console and network logged
+    (without the background-networking flags it keeps calling Google's hosts)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
-    profile = tempfile.mkdtemp(prefix="tokx-chrome-")
     opts = webdriver.ChromeOptions()
     opts.binary_location = CHROMIUM
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--disable-quic", "--disable-default-apps", "--disable-extensions",
-                f"--user-data-dir={profile}", "--window-size=1280,1800", "--force-device-scale-factor=1"):
+                f"--user-data-dir={profile}", "--force-device-scale-factor=1", *extra):
         opts.add_argument(arg)
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    drv = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+
+
+@pytest.fixture(scope="module")
+def driver():
+    profile = tempfile.mkdtemp(prefix="tokx-chrome-")
+    drv = chromium(profile, "--window-size=1280,1800")
     drv.set_script_timeout(120)
     drv.get("about:blank")  # leave the browser's own start page, and forget its requests
     drv.get_log("performance")

@@ -35,7 +35,8 @@ from urllib.parse import urlsplit
 import pytest
 
 from conftest import ROOT, copy_course
-from test_browser import CHROMEDRIVER, CHROMIUM, HAVE_SELENIUM, ENABLE, SHOTS, html_dir, requested_urls, server  # noqa: F401
+from test_browser import (CHROMEDRIVER, CHROMIUM, ENABLE, HAVE_SELENIUM, SHOTS, chromium,  # noqa: F401
+                          html_dir, requested_urls, server)
 from test_grading_e2e import solutions, write_nb
 from test_practice import run_check
 from test_wrong_solutions import ASSIGNMENTS, AUTOGRADED, student_notebook, wrong_solutions
@@ -65,21 +66,9 @@ def downloads():
 
 @pytest.fixture(scope="module")
 def browser(downloads):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
     profile = tempfile.mkdtemp(prefix="tokref-practice-chrome-")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-quic", "--disable-default-apps", "--disable-extensions",
-                # Every host but the local server is unresolvable: nothing can come from a CDN.
-                "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-                f"--user-data-dir={profile}", "--window-size=1280,1000", "--force-device-scale-factor=1"):
-        opts.add_argument(arg)
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    drv = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    # Every host but the local server is unresolvable: nothing can come from a CDN.
+    drv = chromium(profile, "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", "--window-size=1280,1000")
     drv.set_script_timeout(CHECK_TIMEOUT)
     drv.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
     yield drv
@@ -197,6 +186,9 @@ def test_practice_page_checks_right_and_wrong_work(browser, server, downloads, a
         return c.output.textContent;""", failed[0])
     assert "Error" in shown and len(shown) > 40, f"{name}: the failing test cell shows {shown!r}"
     assert result["report"]["total"] < result["report"]["max_total"], name
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    drv.execute_script("document.getElementById('tp-root').scrollIntoView({block: 'start'})")
+    drv.find_element("id", "tp-root").screenshot(str(SHOTS / f"practice-report-{assignment}.png"))
     _, _, cli = run_check(assignment, student_notebook(assignment, wrong["code"]), tmp_path / "cli")
     assert lost_cells(result["report"]) == lost_cells(cli), (name, lost_cells(result["report"]), lost_cells(cli))
 
