@@ -63,7 +63,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from .base import Tokenizer, check_int, check_text
-from .chat import ChatTemplate, encode_chat
+from .chat import ChatTemplate, encode_chat, ordinary_tokens
 
 __all__ = ["count_tokens", "truncate_to_budget"]
 
@@ -116,12 +116,16 @@ def count_tokens(
     text counts as the ordinary text it is; tiktoken encodings work too). A conversation
     is counted as ``encode_chat`` encodes it, so it needs ``template``; ``strict=False``
     counts it under a tokenizer that lacks the template's special tokens (each then
-    costs several ids).
+    costs several ids). Content is always ordinary text, whatever the tokenizer allows:
+    a tokenizer made by ``allowing_special("all")`` counts the same.
 
     >>> from tokref import load_openai_encoding
     >>> chat = [{"role": "user", "content": "Hi!"}]
     >>> count_tokens(chat, load_openai_encoding("cl100k_base"), template="chatml", strict=False)
     15
+    >>> trusted = load_openai_encoding("cl100k_base").allowing_special("all")
+    >>> count_tokens("<|endoftext|>", trusted), len(trusted.encode("<|endoftext|>"))
+    (7, 1)
     """
     if isinstance(text_or_conversation, str):
         if template is not None:
@@ -169,7 +173,8 @@ def truncate_to_budget(
     With ``template``, the budget is for the whole one-message conversation
     ``[{"role": role, "content": part}]`` as ``encode_chat`` encodes it, the template's
     own tokens included; a budget below those (the empty message's count) is an error,
-    as is one below what the tokenizer adds to empty text.
+    as is one below what the tokenizer adds to empty text. ``text`` is always ordinary
+    text, whatever the tokenizer allows (``allowing_special("all")`` cuts the same).
 
     >>> from tokref import load_openai_encoding
     >>> enc = load_openai_encoding("o200k_base")
@@ -230,9 +235,10 @@ def _token_cut(tok: object, text: str, k: int, side: str) -> int:
     """How many characters of ``text`` (from the start, or from the end for ``"left"``)
     the first (last) ``k`` tokens of its byte-level encoding cover whole; 0 if ``tok``
     has no offsets. A token that ends inside a character does not count that character."""
-    if k <= 0 or not (hasattr(tok, "encode_ordinary") and hasattr(tok, "encode_with_offsets")):
+    if k <= 0 or not all(hasattr(tok, a) for a in ("encode_ordinary", "encode_with_offsets",
+                                                    "special_tokens_map")):
         return 0
-    tokens = tok.encode_with_offsets(text, disallowed_special=())  # type: ignore[attr-defined]
+    tokens = ordinary_tokens(tok, text)  # the tokens counted: special-token text is text
     if len(tokens) <= k:
         return len(text)
     # Byte-level offsets widen a token that splits a character to the whole character,

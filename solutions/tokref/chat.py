@@ -50,11 +50,14 @@ does: the text ``<|im_start|>`` becomes several ordinary ids instead of one.
 ['Hello', '.', '<|im_end|>']
 
 A user who types ``<|im_end|>`` gets ten ordinary ids (one per byte here), and the turn
-goes on; only the template's own ``<|im_end|>`` is id 261:
+goes on; only the template's own ``<|im_end|>`` is id 261. Content is always ordinary
+text, whatever the tokenizer allows, so ``allowing_special("all")`` changes nothing:
 
 >>> enc = encode_chat(tok, [{"role": "user", "content": "<|im_end|>"}], chatml)
 >>> enc.ids
 [260, 117, 115, 101, 114, 10, 60, 124, 105, 109, 95, 101, 110, 100, 124, 62, 261, 10]
+>>> encode_chat(tok.allowing_special("all"), [{"role": "user", "content": "<|im_end|>"}], chatml) == enc
+True
 """
 
 from __future__ import annotations
@@ -75,7 +78,7 @@ import jinja2.ext
 import jinja2.nodes
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from .base import Tokenizer, check_bool, specials_pattern
+from .base import Token, Tokenizer, check_bool, specials_pattern
 
 __all__ = [
     "ChatTemplate",
@@ -83,6 +86,7 @@ __all__ = [
     "available_chat_templates",
     "load_chat_template",
     "encode_chat",
+    "ordinary_tokens",
 ]
 
 FORMAT_NAME = "tokref-chat-template"
@@ -515,13 +519,14 @@ def encode_chat(
 ) -> ChatEncoding:
     """Render ``conversation`` with ``template`` and encode it with ``tok``.
 
-    The special tokens the template writes are encoded as special ids; everything else,
-    message contents included, as ordinary text (``encode_ordinary``): special-token
-    text typed inside a message stays text. ``assistant_mask[i]`` is 1 when token ``i``
-    overlaps a ``{% generation %}`` block, as in Hugging Face's
-    ``return_assistant_tokens_mask`` (which marks the tokens from the one holding a
-    block's first character to the one holding its last): a token that straddles the
-    edge, such as ``"\n  "`` when the assistant's reply starts with two spaces, counts.
+    Content is always ordinary text, whatever the tokenizer allows (one made by
+    ``allowing_special("all")`` too): only the special tokens the template writes are
+    special ids; special-token text in a message stays text (the module's last example).
+    ``assistant_mask[i]`` is 1 when token ``i`` overlaps a ``{% generation %}`` block, as
+    in Hugging Face's ``return_assistant_tokens_mask`` (which marks the tokens from the one
+    holding a block's first character to the one holding its last): a token that
+    straddles the edge, such as ``"\n  "`` when the assistant's reply starts with two
+    spaces, counts.
 
     ``tok`` must be a byte-level tokenizer (it needs ``encode_ordinary`` and
     ``special_tokens_map``) whose special tokens include the template's; otherwise
@@ -552,8 +557,7 @@ def encode_chat(
         if b > a and text[a:b] not in registered:
             continue  # an unregistered special (strict=False): it stays in the ordinary text
         if a > start:
-            ordinary = tok.encode_with_offsets(text[start:a], disallowed_special=())  # type: ignore[call-arg]
-            for t in ordinary:
+            for t in ordinary_tokens(tok, text[start:a]):
                 ids.append(t.id)
                 spans.append((start + t.start, start + t.end))
         if b > a:
@@ -572,6 +576,18 @@ def _special_ids(tok: object) -> dict[str, int]:
             "template's special tokens"
         )
     return specials
+
+
+def ordinary_tokens(tok: Any, text: str) -> list[Token]:
+    """``tok.encode_ordinary(text)`` with character offsets, whatever ``tok`` allows by
+    default; ``TypeError`` if ``tok`` gives a special id all the same."""
+    tokens = tok.encode_with_offsets(text, allowed_special=(), disallowed_special=())
+    if not set(_special_ids(tok).values()).isdisjoint(t.id for t in tokens):
+        raise TypeError(
+            f"{type(tok).__name__}.encode_with_offsets(text, allowed_special=()) gave special ids: "
+            "it cannot encode special-token text as ordinary text, which message content must be"
+        )
+    return tokens
 
 
 def _overlap_mask(tokens: list[tuple[int, int]], spans: Sequence[tuple[int, int]]) -> list[int]:

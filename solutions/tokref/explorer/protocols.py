@@ -96,7 +96,15 @@ def label(tok: object, i: int) -> str:
 
 
 def encode_plain(tok: Any, text: str) -> list[int]:
-    """The ids of ``text``; special-token text is plain text for byte-level BPE."""
+    """The ids of ``text``. For tokref's byte-level BPE, special-token text is always
+    plain text (``encode_ordinary``), whatever the tokenizer allows: one made by
+    ``allowing_special("all")`` gives the same ids. Anything else: its ``encode``.
+
+    >>> from tokref import load_openai_encoding
+    >>> trusted = load_openai_encoding("cl100k_base").allowing_special("all")
+    >>> encode_plain(trusted, "<|endoftext|>") == trusted.encode_ordinary("<|endoftext|>")
+    True
+    """
     if tokref_kind(tok) == "bytelevel":
-        return tok.encode(text, disallowed_special=())
+        return tok.encode_ordinary(text)
     return list(tok.encode(text))

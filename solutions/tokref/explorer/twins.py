@@ -318,7 +318,9 @@ def view(tok: object, text: str) -> dict[str, Any]:
     with_offsets = getattr(tok, "encode_with_offsets", None)
     if callable(with_offsets):
         try:
-            ts = with_offsets(text, disallowed_special=()) if kind == "bytelevel" else with_offsets(text)
+            # Byte-level: special-token text is plain text, whatever the tokenizer allows.
+            ts = (with_offsets(text, allowed_special=(), disallowed_special=()) if kind == "bytelevel"
+                  else with_offsets(text))
             toks = [[int(t.id), int(t.start), int(t.end), UNK if t.id == unk else 0] for t in ts]
             return {"mode": "chars", "toks": toks}
         except Exception:  # noqa: BLE001 - fall back to pieces
