@@ -34,7 +34,7 @@ from tokref.typed_json import from_json
 
 sys.path.insert(0, str(ROOT / "autograder"))
 sys.path.insert(0, str(ROOT / "book" / "_ext"))
-import practice  # noqa: E402  (book/_ext/practice.py)
+import practice_pages as practice  # noqa: E402  (book/_ext/practice_pages.py)
 import selfcheck_spec  # noqa: E402
 
 EXERCISES = ROOT / "exercises"
