@@ -2,6 +2,7 @@
 #   make book   set up .venv and book/_web (npm), build the book (_build/html) and regenerate exercises/
 #   make test   set up .venv, build the book (any cell error or warning fails), run every test
 #   make publish  build the book and push _build/html to the gh-pages branch (ghp-import)
+#   make test-pythons  tokref's unit tests and doctests on each Python 3.10-3.13 found here
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -10,7 +11,7 @@ STAMP  := $(VENV)/.installed
 KERNEL := $(VENV)/kernel
 KERNEL_STAMP := $(KERNEL)/.installed
 
-.PHONY: setup web book html exercises test publish clean
+.PHONY: setup web book html exercises test test-pythons publish clean
 
 # Re-install only when the requirements change: a second `make` reuses .venv.
 $(STAMP): requirements.txt solutions/pyproject.toml
@@ -64,6 +65,13 @@ book: html exercises
 # a file's module fixtures are built once and its tests keep their order).
 test: html
 	$(BIN)/python -m pytest -c tests/pytest.ini --rootdir . -n auto --dist loadfile
+
+# The README promises Python 3.10+, but .venv is one Python: tokref, which readers install
+# on theirs, is tested on every Python 3.10-3.13 found in PATH or ~/.pyenv/versions (one not
+# found is skipped, saying so), each in a small venv of its own, .venv-py3.X, reused while
+# its requirements do not change. tests/pythons.sh lists the tests and says why those.
+test-pythons:
+	bash tests/pythons.sh
 
 # Publish the built book: _build/html becomes the only commit of the gh-pages branch, pushed
 # to $(REMOTE) (GitHub Pages serves it when the repository's Pages source is that branch;

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tokref import ByteLevelBPETokenizer, WordTokenizer, load_openai_encoding
-from tokref.budget import count_tokens, truncate_to_budget
+from tokref.budget import count_tokens, count_tokens_each, truncate_to_budget
 from tokref.chat import encode_chat, load_chat_template
 from tokref.corpus import load_texts
 
@@ -56,7 +56,7 @@ def test_the_training_text_makes_tokens_that_split_characters(tok):
 
 def test_count_tokens_of_a_text(encodings):
     text = "The same text costs a different number of tokens: 東京は日本の首都です。"
-    counts = count_tokens(text, encodings)
+    counts = count_tokens_each(text, encodings)
     want = {name: len(enc.encode_ordinary(text)) for name, enc in encodings.items()}
     assert counts == want and list(counts) == ["cl100k_base", "o200k_base"], (counts, want)
     assert count_tokens(text, encodings["o200k_base"]) == want["o200k_base"]
@@ -66,7 +66,7 @@ def test_count_tokens_of_a_text(encodings):
                                 special_tokens=enc.special_tokens_map)
         for name, enc in encodings.items()
     }
-    assert count_tokens(text, tk) == want
+    assert count_tokens_each(text, tk) == want
 
 
 def test_special_token_text_is_counted_as_text(encodings):
@@ -77,11 +77,11 @@ def test_special_token_text_is_counted_as_text(encodings):
 def test_count_tokens_of_a_conversation(encodings, tok):
     chat = [{"role": "user", "content": "Hi!"}, {"role": "assistant", "content": "Hello."}]
     chatml = load_chat_template("chatml")
-    got = count_tokens(chat, encodings, template="chatml", strict=False)
+    got = count_tokens_each(chat, encodings, template="chatml", strict=False)
     want = {n: len(encode_chat(e, chat, chatml, strict=False).ids) for n, e in encodings.items()}
     assert got == want, (got, want)
     with pytest.raises(ValueError, match="not special tokens"):
-        count_tokens(chat, encodings, template=chatml)
+        count_tokens_each(chat, encodings, template=chatml)
     llama = ByteLevelBPETokenizer().train(TRAIN, vocab_size=256 + 10 + 4,
                                           special_tokens=load_chat_template("llama3").special_tokens)
     n = count_tokens(chat, llama, template="llama3", add_generation_prompt=True)
@@ -90,13 +90,15 @@ def test_count_tokens_of_a_conversation(encodings, tok):
 
 def test_count_tokens_bad_input(encodings):
     with pytest.raises(ValueError, match="pass template="):
-        count_tokens([{"role": "user", "content": "Hi"}], encodings)
+        count_tokens_each([{"role": "user", "content": "Hi"}], encodings)
     with pytest.raises(ValueError, match="applies to a conversation"):
-        count_tokens("Hi", encodings, template="chatml")
+        count_tokens_each("Hi", encodings, template="chatml")
     with pytest.raises(ValueError, match="empty"):
-        count_tokens("Hi", {})
+        count_tokens_each("Hi", {})
     with pytest.raises(TypeError, match="names in encodings"):
-        count_tokens("Hi", {1: encodings["o200k_base"]})
+        count_tokens_each("Hi", {1: encodings["o200k_base"]})
+    with pytest.raises(TypeError, match="count_tokens_each"):
+        count_tokens("Hi", encodings)  # one return type: an int, under one tokenizer
     with pytest.raises(TypeError, match="tokenizer"):
         count_tokens("Hi", "o200k_base")
 

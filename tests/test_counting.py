@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 
 from tokref import ByteLevelBPETokenizer
 from tokref.corpus import load_text, load_texts
-from tokref.counting import count_pretokens, iter_documents, iter_units
+from tokref.counting import count_corpus, iter_documents, iter_units
 from tokref.pretokenize import CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN, count_pretokens as count_whole
 
 PROPERTY = settings(max_examples=60, derandomize=True, deadline=None, database=None)
@@ -47,7 +47,7 @@ def corpus_file(tmp_path_factory, shakespeare):
 @pytest.mark.parametrize("pattern", [GPT2_PATTERN, CL100K_PATTERN, O200K_PATTERN])
 def test_a_file_counts_like_its_whole_text(corpus_file, pattern):
     path, text = corpus_file
-    assert count_pretokens(path, pattern, SPECIALS) == whole(text, pattern, SPECIALS)
+    assert count_corpus(path, pattern, SPECIALS) == whole(text, pattern, SPECIALS)
 
 
 def test_units_are_blocks_cut_only_where_counts_cannot_change(corpus_file):
@@ -67,13 +67,13 @@ def test_a_cut_anywhere_else_changes_the_counts():
     assert whole(text) == Counter({"a": 1, "\n\n": 1, "\n": 1, "b": 1})
     assert whole(text[:4]) + whole(text[4:]) != whole(text)
     assert whole("hel") + whole("lo") != whole("hello")
-    assert count_pretokens(text, GPT2_PATTERN) == whole(text)
+    assert count_corpus(text, GPT2_PATTERN) == whole(text)
 
 
 @pytest.mark.parametrize("processes", [1, 2, 3])
 def test_processes_give_the_same_counts(shakespeare, processes):
     expected = whole(shakespeare)
-    assert count_pretokens(shakespeare, GPT2_PATTERN, processes=processes) == expected
+    assert count_corpus(shakespeare, GPT2_PATTERN, processes=processes) == expected
 
 
 def test_documents_are_counted_apart_in_every_mode(tmp_path):
@@ -81,8 +81,8 @@ def test_documents_are_counted_apart_in_every_mode(tmp_path):
     expected = Counter()
     for d in docs:
         expected.update(whole(d))
-    assert count_pretokens(docs, GPT2_PATTERN) == expected
-    assert count_pretokens(iter(docs), GPT2_PATTERN, processes=2) == expected
+    assert count_corpus(docs, GPT2_PATTERN) == expected
+    assert count_corpus(iter(docs), GPT2_PATTERN, processes=2) == expected
     assert expected != whole("".join(docs))
 
 
@@ -93,7 +93,7 @@ def test_a_pattern_without_a_safe_cut_rule_is_cut_only_at_special_tokens(tmp_pat
     pattern = r"\S+\s*"
     units = list(iter_units(path, pattern, ["<|endoftext|>"], block=1000))
     assert len(units) == 2 and units[0].endswith("<|endoftext|>")
-    assert count_pretokens(path, pattern, ["<|endoftext|>"], processes=2) == whole(text, pattern, ["<|endoftext|>"])
+    assert count_corpus(path, pattern, ["<|endoftext|>"], processes=2) == whole(text, pattern, ["<|endoftext|>"])
 
 
 @PROPERTY
@@ -114,7 +114,7 @@ def test_a_character_split_between_two_reads_is_joined(tmp_path, monkeypatch):
     path = tmp_path / "u.txt"
     path.write_text(text, encoding="utf-8")
     assert "".join(iter_documents(path)) == text
-    assert count_pretokens(path, GPT2_PATTERN) == whole(text)
+    assert count_corpus(path, GPT2_PATTERN) == whole(text)
 
 
 # ---------------------------------------------------------------------------
@@ -149,7 +149,7 @@ def test_streaming_a_file_holds_little_more_than_the_counts(tmp_path):
     del text
     tracemalloc.start()
     try:
-        counts = count_pretokens(path, GPT2_PATTERN)
+        counts = count_corpus(path, GPT2_PATTERN)
         held, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
@@ -165,7 +165,7 @@ def test_a_worker_that_dies_is_an_error_not_a_hang(monkeypatch):
 
     monkeypatch.setattr(counting, "_worker", lambda *args: os._exit(3))  # killed, say
     with pytest.raises(RuntimeError, match=r"died \(exit code 3\).*processes=1"):
-        count_pretokens(load_text("train")[:2_000_000], GPT2_PATTERN, processes=2)
+        count_corpus(load_text("train")[:2_000_000], GPT2_PATTERN, processes=2)
 
 
 # ---------------------------------------------------------------------------
@@ -175,18 +175,18 @@ def test_a_worker_that_dies_is_an_error_not_a_hang(monkeypatch):
 
 def test_bad_input_says_what_to_do(tmp_path):
     with pytest.raises(FileNotFoundError, match="no such file .*UTF-8 text file"):
-        count_pretokens(tmp_path / "missing.txt", GPT2_PATTERN)
+        count_corpus(tmp_path / "missing.txt", GPT2_PATTERN)
     with pytest.raises(TypeError, match=r"decode it first .* pathlib.Path"):
-        count_pretokens(b"bytes", GPT2_PATTERN)
+        count_corpus(b"bytes", GPT2_PATTERN)
     with pytest.raises(TypeError, match=r"texts\[1\] must be str, not int"):
-        count_pretokens(["a", 1], GPT2_PATTERN, processes=2)
+        count_corpus(["a", 1], GPT2_PATTERN, processes=2)
     with pytest.raises(ValueError, match="empty corpus"):
-        count_pretokens(iter(["", ""]), GPT2_PATTERN)
+        count_corpus(iter(["", ""]), GPT2_PATTERN)
     with pytest.raises(ValueError, match="processes must be >= 1"):
-        count_pretokens("a", GPT2_PATTERN, processes=0)
+        count_corpus("a", GPT2_PATTERN, processes=0)
     bad = tmp_path / "latin1.txt"
     bad.write_bytes("caf\xe9 ok".encode("latin-1"))
     with pytest.raises(UnicodeDecodeError):
-        count_pretokens(bad, GPT2_PATTERN, processes=2)
+        count_corpus(bad, GPT2_PATTERN, processes=2)
     with pytest.raises(TypeError, match="texts must be a str, an iterable of str or a path"):
         ByteLevelBPETokenizer().train(3.5, 300)

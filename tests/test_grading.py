@@ -1,5 +1,6 @@
-"""tokref.grading: check_same must let only plain, honest data pass; check_against must
-isolate the student from the reference; the random inputs must be reproducible."""
+"""tokref.grading: check_same must let only plain, honest data pass; the hidden tests'
+path (run_cases, then check_outcomes) must isolate the student from the reference; the
+random inputs must be reproducible."""
 
 from __future__ import annotations
 
@@ -15,12 +16,14 @@ import pytest
 from tokref import WordTokenizer
 from tokref.grading import (
     ASCII_LETTERS,
-    check_against,
+    HiddenTest,
+    check_outcomes,
     check_same,
     random_corpus,
     random_prose,
     random_text,
     random_texts,
+    run_cases,
 )
 from tokref.word import split_words
 
@@ -204,8 +207,15 @@ def test_expected_must_be_plain_data():
 
 
 # ---------------------------------------------------------------------------
-# check_against
+# The hidden tests' path: each side on its own copies, then the comparison
 # ---------------------------------------------------------------------------
+
+
+def check_against(student, reference, cases, *, name):
+    """What a hidden test does, in one call: run_cases on each side, check_outcomes."""
+    expected, _ = run_cases(reference, cases)
+    actual, _ = run_cases(student, cases)
+    check_outcomes(HiddenTest(name, name, lambda: (reference, cases)), cases, expected, actual)
 
 
 def _sort_in_place(xs):

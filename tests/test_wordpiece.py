@@ -802,13 +802,20 @@ def test_unicode_tables_file_loads_with_its_provenance():
 
     raw = json.loads(resources.files("tokref.wordpiece").joinpath("unicode_tables.json")
                      .read_text(encoding="utf-8"))
-    assert "tokenizers 0.23.3" in " ".join(raw["about"])
-    assert set(raw["tables"]) == {"other", "punctuation", "nonspacing_mark", "ccc_zero", "cjk",
-                                  "whitespace", "rust_white_space", "rust_lowercase"}
+    about = " ".join(raw["about"])
+    assert "tokenizers 0.23.3" in about and "make_unicode_tables.py" in about
+    for version in ("9.0.0", "8.0.0", "17.0.0"):  # NFD, categories, lowercase
+        assert f"Unicode {version}" in about
+    assert set(raw["tables"]) == {"other", "punctuation", "nonspacing_mark", "cjk", "whitespace",
+                                  "rust_white_space", "nfd", "combining_class", "lowercase"}
     for name, table in raw["tables"].items():
         assert table["about"], f"table {name} says nowhere where it comes from"
-        for row in table["mappings" if name == "rust_lowercase" else "ranges"]:
-            assert 0 <= int(row[0], 16) <= int(row[1], 16) <= 0x10FFFF
+        (key, rows), = [(k, v) for k, v in table.items() if k != "about"]
+        for row in rows:
+            if key == "decompositions":
+                assert len(row) == 2 and int(row[0], 16) <= 0x10FFFF and row[1].split()
+            else:
+                assert 0 <= int(row[0], 16) <= int(row[1], 16) <= 0x10FFFF
 
     tables = unicode_tables()
     assert set(tables) == {"other", "punctuation", "nonspacing_mark", "cjk", "whitespace"}
@@ -836,11 +843,33 @@ def test_per_character_helpers():
     assert lowercase_char("A") == "a" and lowercase_char("ß") == "ß"
     assert lowercase_char("Σ") == "σ"  # one character: no final-sigma rule
     assert lowercase_char("İ") == "i\u0307"
-    assert lowercase_char("\ua7cb") == "\u0264"  # Rust's Unicode is newer than Python 3.11's
+    assert lowercase_char("\ua7cb") == "\u0264"  # Unicode 16.0: Rust's, newer than any Python's
+    assert lowercase_char("\u2c2f") == "\u2c5f"  # Unicode 14.0: not in Python 3.10's str.lower
     assert nfd_char("é") == "e\u0301" and nfd_char("a") == "a"
     assert nfd_char("\U00011938") == "\U00011938"  # a decomposition tokenizers' NFD lacks
+    assert nfd_char("\uac01") == "\u1100\u1161\u11a8"  # a Hangul syllable, by arithmetic
     assert combining_class("\u0301") == 230 and combining_class("a") == 0
     assert combining_class("\u0c3c") == 0  # a mark tokenizers' NFD does not know
+
+
+def test_unicode_tables_do_not_depend_on_the_python():
+    """Python's unicodedata changes with the interpreter (13.0.0 in 3.10, 15.1.0 in 3.13):
+    tokref.wordpiece reads none of it, and the table file is what the script reads off
+    tokenizers 0.23.3, here, on this Python (its combining classes are the running Python's
+    for Unicode 9.0.0's marks only, the same on every Python)."""
+    import subprocess
+    import sys
+
+    import ast
+
+    for path in Path(wordpiece.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                names = [a.name for a in node.names] + [getattr(node, "module", None) or ""]
+                assert "unicodedata" not in names, f"{path.name} imports unicodedata"
+    script = Path(__file__).resolve().parents[1] / "solutions" / "scripts" / "make_unicode_tables.py"
+    out = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
 
 
 def test_unicode_tables_ship_as_package_data():

@@ -311,22 +311,6 @@ def check_same(
         )
 
 
-def check_against(
-    student: Callable[..., Any],
-    reference: Callable[..., Any],
-    cases: Sequence[tuple[tuple[Any, ...], dict[str, Any]]],
-    *,
-    name: str,
-) -> None:
-    import copy
-
-    for n, (args, kwargs) in enumerate(cases):
-        expected = reference(*copy.deepcopy(args), **copy.deepcopy(kwargs))
-        actual = student(*copy.deepcopy(args), **copy.deepcopy(kwargs))
-        call = ", ".join([*map(_short, args), *(f"{k}={_short(v)}" for k, v in kwargs.items())])
-        check_same(actual, expected, name=f"{name}({call}) [case {n}]")
-
-
 # ---------------------------------------------------------------------------
 # Hidden tests: the student's code in the sandbox, the reference outside it
 # ---------------------------------------------------------------------------

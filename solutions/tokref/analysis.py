@@ -24,19 +24,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
-from typing import Any, Protocol
+from typing import Any
 
-from .base import check_texts, is_integer
+from .checks import check_texts, is_integer
+from .protocols import SupportsEncode  # re-exported: measure's argument
 
 __all__ = ["TokenizationStats", "measure", "SupportsEncode"]
-
-
-class SupportsEncode(Protocol):
-    """What ``measure`` needs: ``encode`` and ``vocab_size`` (and, optionally, ``unk_id``)."""
-
-    vocab_size: int
-
-    def encode(self, text: str) -> list[int]: ...
 
 
 @dataclass(frozen=True)

@@ -2,12 +2,13 @@
 
 A context window and a price are counted in tokens, and the same text costs a different
 number of tokens under each encoding: ``count_tokens`` counts a text, or a conversation
-rendered with a chat template, under several encodings at once.
+rendered with a chat template, under one tokenizer, and ``count_tokens_each`` under
+several at once.
 
 >>> from tokref import load_openai_encoding
 >>> encs = {"cl100k_base": load_openai_encoding("cl100k_base"),
 ...         "o200k_base": load_openai_encoding("o200k_base")}
->>> count_tokens("東京は日本の首都です。", encs)
+>>> count_tokens_each("東京は日本の首都です。", encs)
 {'cl100k_base': 11, 'o200k_base': 8}
 
 ``truncate_to_budget`` keeps the longest start (or end) of a text that fits a budget,
@@ -62,10 +63,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
-from .base import Tokenizer, check_int, check_text
+from .base import Tokenizer
+from .checks import check_int, check_text
 from .chat import ChatTemplate, encode_chat, ordinary_tokens
 
-__all__ = ["count_tokens", "truncate_to_budget"]
+__all__ = ["count_tokens", "count_tokens_each", "truncate_to_budget"]
 
 
 def _count_text(tok: object, text: str) -> int:
@@ -102,15 +104,14 @@ def _counter(
 
 def count_tokens(
     text_or_conversation: str | Sequence[Mapping[str, Any]],
-    encodings: Mapping[str, Tokenizer] | Tokenizer,
+    tok: Tokenizer,
     *,
     template: ChatTemplate | str | None = None,
     add_generation_prompt: bool = False,
     strict: bool = True,
-) -> dict[str, int] | int:
+) -> int:
     """The number of tokens of a text, or of a conversation rendered with ``template``,
-    under one tokenizer (an ``int``) or under each of a mapping ``{name: tokenizer}`` (a
-    ``dict``, in the mapping's order).
+    under the tokenizer ``tok`` (:func:`count_tokens_each` counts under several).
 
     A text is counted with ``encode_ordinary`` where the tokenizer has it (special-token
     text counts as the ordinary text it is; tiktoken encodings work too). A conversation
@@ -127,32 +128,44 @@ def count_tokens(
     >>> count_tokens("<|endoftext|>", trusted), len(trusted.encode("<|endoftext|>"))
     (7, 1)
     """
+    if isinstance(tok, Mapping):
+        raise TypeError("count_tokens counts under one tokenizer; for {name: tokenizer, ...} "
+                        "use count_tokens_each, which returns {name: count}")
     if isinstance(text_or_conversation, str):
         if template is not None:
             raise ValueError(
                 "template= applies to a conversation; for a text give the conversation, "
                 "e.g. [{'role': 'user', 'content': text}]"
             )
-        count = lambda tok: _count_text(tok, text_or_conversation)  # noqa: E731
-    else:
-        if template is None:
-            raise ValueError(
-                "a conversation is counted as a chat template renders it: pass template=, "
-                "e.g. template='chatml' or load_chat_template('llama3')"
-            )
-        count = lambda tok: len(encode_chat(  # noqa: E731
-            tok, text_or_conversation, template,  # type: ignore[arg-type]
-            add_generation_prompt=add_generation_prompt, strict=strict).ids)
-    if isinstance(encodings, Mapping):
-        if not encodings:
-            raise ValueError("encodings is empty; pass {name: tokenizer, ...} or one tokenizer")
-        for name in encodings:
-            if not isinstance(name, str):
-                raise TypeError(
-                    f"the names in encodings must be str, not {type(name).__name__} ({name!r})"
-                )
-        return {name: count(tok) for name, tok in encodings.items()}
-    return count(encodings)
+        return _count_text(tok, text_or_conversation)
+    if template is None:
+        raise ValueError(
+            "a conversation is counted as a chat template renders it: pass template=, "
+            "e.g. template='chatml' or load_chat_template('llama3')"
+        )
+    return len(encode_chat(tok, text_or_conversation, template,  # type: ignore[arg-type]
+                           add_generation_prompt=add_generation_prompt, strict=strict).ids)
+
+
+def count_tokens_each(
+    text_or_conversation: str | Sequence[Mapping[str, Any]],
+    encodings: Mapping[str, Tokenizer],
+    **options: Any,
+) -> dict[str, int]:
+    """:func:`count_tokens` under each tokenizer of ``{name: tokenizer}``, in its order
+    (``options``: those of ``count_tokens``).
+
+    >>> from tokref import load_openai_encoding
+    >>> count_tokens_each("Hello, world!", {"cl100k_base": load_openai_encoding("cl100k_base")})
+    {'cl100k_base': 4}
+    """
+    if not isinstance(encodings, Mapping) or not encodings:
+        raise ValueError("encodings must be a non-empty {name: tokenizer, ...}; for one tokenizer "
+                         "use count_tokens")
+    for name in encodings:
+        if not isinstance(name, str):
+            raise TypeError(f"the names in encodings must be str, not {type(name).__name__} ({name!r})")
+    return {name: count_tokens(text_or_conversation, tok, **options) for name, tok in encodings.items()}
 
 
 def truncate_to_budget(

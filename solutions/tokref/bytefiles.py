@@ -26,7 +26,8 @@ from typing import Any
 
 import regex
 
-from .base import TokenizerFileError, check_special_tokens, is_integer
+from .base import TokenizerFileError
+from .checks import check_special_tokens, is_integer
 from .ranks import bpe_split_piece, check_mergeable_ranks, load_tiktoken_ranks
 
 __all__ = [

@@ -47,15 +47,14 @@ from typing import Any, ClassVar, Literal
 
 import regex
 
-from .base import (
-    Token, Tokenizer, TokenizerFileError, check_id, check_ids, check_int, check_probability,
-    check_rng, check_special_tokens, check_text, check_vocab_size, is_integer, split_special,
-)
+from .base import Token, Tokenizer, TokenizerFileError
+from .checks import (check_id, check_ids, check_int, check_probability, check_rng, check_special_tokens,
+                     check_text, check_vocab_size, is_integer, split_special)
 from .bytefiles import (
     bytes_to_unicode, huggingface_json, read_gpt2_files, read_mergeable_ranks, tables_from_config,
     tables_from_vocab_merges, tables_to_config, vocab_names, write_gpt2_files,
 )
-from .counting import Corpus, count_pretokens as count_corpus
+from .counting import Corpus, count_corpus
 from .merges import MergeStep, train_merges
 from .pretokenize import (
     CL100K_PATTERN, GPT2_PATTERN, GPT2_PATTERN_STDLIB, O200K_PATTERN, allowed_specials,

@@ -28,12 +28,9 @@ from .base import (
     Token,
     Tokenizer,
     TokenizerFileError,
-    check_ids,
     check_piece_list,
-    check_special_tokens,
-    check_text,
-    check_texts,
 )
+from .checks import check_ids, check_special_tokens, check_text, check_texts
 
 __all__ = [
     "DEFAULT_SPECIAL_TOKENS",

@@ -78,16 +78,11 @@ import jinja2.ext
 import jinja2.nodes
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from .base import Token, Tokenizer, check_bool, specials_pattern
+from .base import Token, Tokenizer
+from .checks import check_bool, specials_pattern
 
-__all__ = [
-    "ChatTemplate",
-    "ChatEncoding",
-    "available_chat_templates",
-    "load_chat_template",
-    "encode_chat",
-    "ordinary_tokens",
-]
+__all__ = ["ChatTemplate", "ChatEncoding", "available_chat_templates", "load_chat_template",
+           "encode_chat", "ordinary_tokens"]
 
 FORMAT_NAME = "tokref-chat-template"
 FORMAT_VERSION = 1

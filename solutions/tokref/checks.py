@@ -135,7 +135,11 @@ def check_ids(ids: object, vocab_size: int, *, name: str = "ids") -> list[int]:
         raise not_a_list from None
     out = []
     for i, x in enumerate(items):
-        if isinstance(x, bool):
+        # NumPy's bool (dtype kind "b") too: before NumPy 2.3, operator.index takes it for
+        # 0 or 1 with a DeprecationWarning; refused here, it is refused on every NumPy.
+        if isinstance(x, bool) or (
+            type(x) is not int and getattr(getattr(x, "dtype", None), "kind", None) == "b"
+        ):
             raise TypeError(f"{name}[{i}] is a bool ({x}); token ids are int")
         try:
             v = operator.index(x)

@@ -22,7 +22,7 @@ third newline turns the two middle pieces into one ``"\\n\\n\\n"``. The safe pla
   another pattern a document is cut only after special tokens.
 
 :func:`iter_units` makes those pieces (blocks of about :data:`~tokref.stream.BLOCK`
-characters); :func:`count_pretokens` counts them in this process or in ``processes``
+characters); :func:`count_corpus` counts them in this process or in ``processes``
 workers, each keeping its own ``Counter`` and sending it back once at the end, where the
 counts are added: integer sums, so the result is exactly that of one process, and the
 merges learnt from it are identical.
@@ -31,7 +31,7 @@ merges learnt from it are identical.
 iterable at a time, and the counts: the corpus itself is never held.
 
 >>> from tokref.pretokenize import GPT2_PATTERN
->>> count_pretokens(["the cat", "the hat<|e|>the"], GPT2_PATTERN, ["<|e|>"])
+>>> count_corpus(["the cat", "the hat<|e|>the"], GPT2_PATTERN, ["<|e|>"])
 Counter({'the': 3, ' cat': 1, ' hat': 1})
 """
 
@@ -48,11 +48,11 @@ from typing import Any, Union
 
 import regex
 
-from .base import check_int, check_text, iter_texts
+from .checks import check_int, check_text, iter_texts
 from .pretokenize import count_pretokens as count_pretokens_in
 from .stream import BLOCK, decode_chunks, iter_blocks
 
-__all__ = ["Corpus", "READ_SIZE", "iter_documents", "iter_units", "count_pretokens"]
+__all__ = ["Corpus", "READ_SIZE", "iter_documents", "iter_units", "count_corpus"]
 
 #: A training corpus: one text, an iterable of texts (documents), or a UTF-8 file's path.
 Corpus = Union[str, Iterable[str], "os.PathLike[str]"]
@@ -116,7 +116,7 @@ def iter_units(
             yield from iter_blocks([doc], pattern=pattern, special_tokens=specials, allowed=specials, block=block)
 
 
-def count_pretokens(
+def count_corpus(
     texts: Corpus,
     pattern: str,
     special_tokens: Collection[str] = (),
@@ -131,7 +131,7 @@ def count_pretokens(
     ``progress=True`` shows a tqdm bar of the characters counted.
 
     >>> from tokref.pretokenize import GPT2_PATTERN
-    >>> count_pretokens("a a a", GPT2_PATTERN) == count_pretokens("a a a", GPT2_PATTERN, processes=2)
+    >>> count_corpus("a a a", GPT2_PATTERN) == count_corpus("a a a", GPT2_PATTERN, processes=2)
     True
     """
     pattern = check_text(pattern, name="pattern")

@@ -202,27 +202,6 @@ def check_same(
         )
 
 
-def check_against(
-    student: Callable[..., Any],
-    reference: Callable[..., Any],
-    cases: Sequence[tuple[tuple[Any, ...], dict[str, Any]]],
-    *,
-    name: str,
-) -> None:
-    """Call ``student`` and ``reference`` on each ``(args, kwargs)`` case and ``check_same``.
-
-    Each function gets its own deep copy of the arguments, so a student function that
-    mutates its input cannot change what the reference sees.
-    """
-    import copy
-
-    for n, (args, kwargs) in enumerate(cases):
-        expected = reference(*copy.deepcopy(args), **copy.deepcopy(kwargs))
-        actual = student(*copy.deepcopy(args), **copy.deepcopy(kwargs))
-        call = ", ".join([*map(_short, args), *(f"{k}={_short(v)}" for k, v in kwargs.items())])
-        check_same(actual, expected, name=f"{name}({call}) [case {n}]")
-
-
 # ---------------------------------------------------------------------------
 # Hidden tests: the student's code in the sandbox, the reference outside it
 # ---------------------------------------------------------------------------

@@ -30,9 +30,11 @@ import random
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from types import GenericAlias
 from typing import Generic, Hashable, NamedTuple, TypeVar
 
-from .base import check_int
+from .checks import check_int
+from .heapmerge import HEAP_MIN_SYMBOLS, heap_ranked_merges, heap_sample_merges
 
 __all__ = [
     "count_pairs",
@@ -46,8 +48,9 @@ __all__ = [
     "MergeResult",
     "MergeStep",
     "PairCounts",
-    "Descending",
     "descending_key",
+    "merge_order",
+    "PairHeap",
 ]
 
 K = TypeVar("K", bytes, str)
@@ -110,7 +113,24 @@ def iter_ranked_merges(
     >>> list(iter_ranked_merges(["a", "a", "a", "a", "b"], ranks))
     [(0, 2, ['aa', 'aa', 'b']), (1, 1, ['aa', 'aab'])]
     """
+    word = list(word)
     limit = float("inf") if max_rank is None else max_rank
+    if len(word) >= HEAP_MIN_SYMBOLS:
+        for rank, merged, current in heap_ranked_merges(word, ranks, limit, new_symbol):
+            yield rank, merged, current()
+    else:
+        yield from _iter_ranked_merges_scan(word, ranks, limit, new_symbol)
+
+
+def _iter_ranked_merges_scan(
+    word: Sequence[S],
+    ranks: Mapping[tuple[S, S], int],
+    limit: float,
+    new_symbol: Callable[[S, S, int], S] | None,
+) -> Iterator[tuple[int, int, list[S]]]:
+    """:func:`iter_ranked_merges` by the rule's definition, the oracle of the heap
+    (:func:`tokref.heapmerge.heap_ranked_merges`): look at every pair for the lowest
+    rank after every merge, O(n) each time; the fastest way for a short word."""
     get = ranks.get
     out = list(word)
     while len(out) > 1:
@@ -144,7 +164,14 @@ def apply_ranked_merges(
     >>> apply_ranked_merges([97, 97, 98], {(97, 97): 0}, new_symbol=lambda a, b, r: 256 + r)
     [256, 98]
     """
-    out = list(word)
+    word = list(word)
+    if len(word) >= HEAP_MIN_SYMBOLS:  # the word only at the end, not after every step
+        limit = float("inf") if max_rank is None else max_rank
+        current = None
+        for _, _, current in heap_ranked_merges(word, ranks, limit, new_symbol):
+            pass
+        return word if current is None else current()
+    out = word
     for _, _, out in iter_ranked_merges(word, ranks, max_rank=max_rank, new_symbol=new_symbol):
         pass
     return out
@@ -175,7 +202,22 @@ def sample_ranked_merges(
     ['abc']
     >>> sample_ranked_merges(list("abc"), lambda a, b: ranks.get((a, b)), dropout=1.0, rng=random.Random(0))
     ['a', 'b', 'c']
+
+    A long word is merged with a heap (:func:`tokref.heapmerge.heap_sample_merges`),
+    which considers the candidates, and draws the random numbers, in the same order:
+    the same seed gives the same segmentation either way.
     """
+    word = list(word)
+    if len(word) >= HEAP_MIN_SYMBOLS:
+        return heap_sample_merges(word, rank_of, dropout, rng)
+    return _sample_ranked_merges_scan(word, rank_of, dropout, rng)
+
+
+def _sample_ranked_merges_scan(
+    word: Sequence[S], rank_of: Callable[[S, S], int | None], dropout: float, rng: random.Random
+) -> list[S]:
+    """:func:`sample_ranked_merges` by the rule's definition, the oracle of the heap: at
+    every step, every candidate, sorted. O(n log n) per merge; fastest on short words."""
     out = list(word)
     while len(out) > 1:
         candidates = []
@@ -198,8 +240,9 @@ def best_pair(
 ) -> tuple[int, int]:
     """The most frequent pair; on a tie, the one whose ``(key(a), key(b))`` is greatest.
 
-    This is the rule stated by its definition: O(number of pairs) per call. ``train_merges``
-    gets the same answer from a heap.
+    The rule stated by its definition, independently of :func:`merge_order` (whose keys
+    it checks): O(number of pairs) per call, the test oracle's choice
+    (:func:`train_merges_naive`). ``train_merges`` gets the same answer from :class:`PairHeap`.
 
     >>> best_pair({(1, 2): 3, (2, 1): 3, (0, 0): 1}, key=lambda i: "xyz"[i])
     (2, 1)
@@ -207,33 +250,12 @@ def best_pair(
     return max(counts, key=lambda p: (counts[p], key(p[0]), key(p[1])))
 
 
-class Descending(Generic[K]):
-    """Reverses the order of a key, so that a min-heap pops the *greatest* key first:
-    the heap key of the tie rule (of pairs with one count, the greatest
-    ``(symbols[a], symbols[b])`` is merged). The merge explorer's replay uses it too.
-
-    >>> sorted([Descending((b"a", b"b")), Descending((b"b", b"a"))])[0].key
-    (b'b', b'a')
-    """
-
-    __slots__ = ("key",)
-
-    def __init__(self, key: tuple[K, K]) -> None:
-        self.key = key
-
-    def __lt__(self, other: Descending[K]) -> bool:
-        return self.key > other.key
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Descending) and self.key == other.key
-
-
 def descending_key(symbol: K) -> K:
     """A string that sorts the other way round: ``descending_key(a) < descending_key(b)``
     exactly when ``a > b``, for ``bytes`` or ``str`` alike, and the keys are prefix-free,
     so ``descending_key(a) + descending_key(b)`` sorts the pairs ``(a, b)`` in descending
-    order too. The heap of :func:`train_merges` orders pairs of equal count by it with
-    comparisons in C (:class:`Descending` does the same in Python).
+    order too. :func:`merge_order` orders pairs of equal count by it, with comparisons
+    in C.
 
     Each unit (byte or character) ``x`` becomes two: ``1`` and its complement (``255 - x``
     or ``0x10FFFF - x``), and ``2`` ends the key. Where two keys first differ, either both
@@ -249,6 +271,88 @@ def descending_key(symbol: K) -> K:
     if isinstance(symbol, bytes):
         return bytes(b for x in symbol for b in (1, 255 - x)) + b"\x02"  # type: ignore[return-value]
     return "".join("\x01" + chr(0x10FFFF - ord(c)) for c in symbol) + "\x02"  # type: ignore[return-value]
+
+
+def merge_order(count: int, left: K, right: K) -> tuple[int, K]:
+    """**The tie rule**, as the one sort key every ordered structure uses: the smaller the
+    key, the sooner the pair merges. The most frequent pair first; of pairs with one
+    count, the greatest ``(left, right)`` pair of symbol strings (rule 3 of the module
+    docstring). ``left`` and ``right`` are :func:`descending_key` of the two symbols
+    (callers that order many pairs compute them once per symbol).
+
+    >>> k = {s: descending_key(s) for s in (b"e", b"r", b"s")}
+    >>> sorted([(5, b"e", b"r"), (5, b"e", b"s"), (7, b"r", b"e")],
+    ...        key=lambda t: merge_order(t[0], k[t[1]], k[t[2]]))
+    [(7, b'r', b'e'), (5, b'e', b's'), (5, b'e', b'r')]
+    """
+    return (-count, left + right)
+
+
+class PairHeap(Generic[K]):
+    """The live pairs of ``counts`` in the order of the tie rule (:func:`merge_order`): a
+    min-heap with lazy deletion, the one priority structure of training and of the merge
+    explorer's replay.
+
+    ``counts`` is the live table (``PairCounts.counts``, updated in place by its
+    ``merge``); ``keys[i]`` is the :func:`descending_key` of symbol ``i`` (a list that
+    training extends with :meth:`add_symbol`, or a mapping). An entry is stale when its
+    count is no longer the pair's count: :meth:`update` pushes a fresh entry for every
+    changed count, :meth:`pop` and :meth:`top` skip stale ones, and the stale entries are
+    dropped once they outnumber the live pairs by half (memory within 1.5 times the live
+    pairs; a rebuild follows at least half as many pushes: O(1) amortised).
+
+    >>> counts = {(0, 1): 2, (1, 0): 2, (0, 0): 1}
+    >>> heap = PairHeap(counts, [descending_key(b"a"), descending_key(b"b")])
+    >>> heap.top(2)
+    [((1, 0), 2), ((0, 1), 2)]
+    >>> counts[(1, 0)] = 1; heap.update({(1, 0): 1})
+    >>> heap.pop()
+    ((0, 1), 2)
+    """
+
+    def __init__(self, counts: Mapping[tuple[int, int], int], keys: Sequence[K] | Mapping[int, K]) -> None:
+        self.counts = counts
+        self.keys = keys
+        self.heap = [(*merge_order(c, keys[a], keys[b]), (a, b)) for (a, b), c in counts.items()]
+        heapq.heapify(self.heap)
+
+    def add_symbol(self, a: int, b: int) -> None:
+        """Give the next symbol, ``a`` + ``b`` merged, its key (training's ``keys`` list)."""
+        keys = self.keys
+        keys.append(keys[a][:-1] + keys[b])  # type: ignore[union-attr]  # descending_key(s_a + s_b)
+
+    def update(self, changed: Mapping[tuple[int, int], int]) -> None:
+        """Push the pairs whose count changed (a count of 0: gone, nothing to push)."""
+        heap, keys = self.heap, self.keys
+        for (a, b), c in changed.items():
+            if c > 0:  # (*merge_order(c, keys[a], keys[b]), (a, b)), inlined: millions of pushes
+                heapq.heappush(heap, (-c, keys[a] + keys[b], (a, b)))
+        if 2 * len(heap) > 3 * len(self.counts) + 2048:
+            counts = self.counts
+            self.heap = [e for e in heap if counts.get(e[2]) == -e[0]]
+            heapq.heapify(self.heap)
+
+    def pop(self) -> tuple[tuple[int, int], int] | None:
+        """The next pair to merge and its count, taken off the heap; None when none is left."""
+        heap, counts = self.heap, self.counts
+        while heap:
+            neg, _, pair = heapq.heappop(heap)
+            if counts.get(pair, 0) == -neg > 0:
+                return pair, -neg
+        return None
+
+    def top(self, n: int) -> list[tuple[tuple[int, int], int]]:
+        """The ``n`` next pairs with their counts, left on the heap."""
+        found, seen = [], set()
+        heap, counts = self.heap, self.counts
+        while heap and len(found) < n:
+            entry = heapq.heappop(heap)
+            if counts.get(entry[2], 0) == -entry[0] > 0 and entry[2] not in seen:
+                seen.add(entry[2])
+                found.append(entry)
+        for entry in found:
+            heapq.heappush(heap, entry)
+        return [(pair, -neg) for neg, _, pair in found]
 
 
 @dataclass(frozen=True)
@@ -357,7 +461,7 @@ class PairCounts:
         return changed
 
 
-class MergeResult(NamedTuple, Generic[K]):
+class MergeResult(NamedTuple):
     """What :func:`train_merges` learnt: the merges as id pairs in order, the symbol table
     (the given symbols, then one per merge: ``symbols[new_id]``) and one
     :class:`MergeStep` per merge."""
@@ -365,6 +469,10 @@ class MergeResult(NamedTuple, Generic[K]):
     merges: list[tuple[int, int]]
     symbols: list[K]
     steps: list[MergeStep]
+
+    # MergeResult[bytes] (or [K]) as for a generic class: a NamedTuple cannot also subclass
+    # Generic before Python 3.11 (TypeError at import), so the subscript is spelt out.
+    __class_getitem__ = classmethod(GenericAlias)
 
 
 def train_merges(
@@ -383,10 +491,7 @@ def train_merges(
     ``words`` and ``symbols`` are left as they were.
 
     Efficient: the pair counts are built once, then updated only around the occurrences
-    of the merged pair (:class:`PairCounts`); a heap with lazy deletion finds the best
-    pair. A heap entry is stale when its count no longer equals the pair's current
-    count; every change of a count pushes a fresh entry, and the stale ones are dropped
-    when they outnumber the live pairs.
+    of the merged pair (:class:`PairCounts`); :class:`PairHeap` finds the best pair.
 
     >>> merges, symbols, steps = train_merges({(0, 0, 0, 1): 1}, [b"a", b"b"], 2)
     >>> merges, symbols[2:]
@@ -398,12 +503,7 @@ def train_merges(
     symbols = list(symbols)
     index = PairCounts(words)
     del words  # indexed: a caller's temporary can go now
-    pair_counts = index.counts
-    # Heap entries (-count, key of the pair, pair): the most frequent pair first, then the
-    # greatest pair of symbol strings (descending_key; keys[i] is that of symbols[i]).
-    keys = [descending_key(s) for s in symbols]
-    heap = [(-c, keys[a] + keys[b], (a, b)) for (a, b), c in pair_counts.items()]
-    heapq.heapify(heap)
+    heap = PairHeap(index.counts, [descending_key(s) for s in symbols])
 
     bar = None
     if progress:
@@ -413,25 +513,15 @@ def train_merges(
 
     merges: list[tuple[int, int]] = []
     steps: list[MergeStep] = []
-    while len(merges) < n_merges and heap:
-        neg, _, pair = heapq.heappop(heap)
-        count = pair_counts.get(pair, 0)
-        if count != -neg or count <= 0:
-            continue  # stale entry
+    while len(merges) < n_merges and (best := heap.pop()) is not None:
+        pair, count = best
         new_id = len(symbols)
         symbols.append(symbols[pair[0]] + symbols[pair[1]])
-        keys.append(keys[pair[0]][:-1] + keys[pair[1]])
+        heap.add_symbol(*pair)
         merges.append(pair)
         if keep_steps:
             steps.append(MergeStep(len(merges) - 1, pair, count, new_id))
-        for p, c in index.merge(pair, new_id).items():
-            if c > 0:
-                heapq.heappush(heap, (-c, keys[p[0]] + keys[p[1]], p))
-        if 2 * len(heap) > 3 * len(pair_counts) + 2048:
-            # Many stale entries: keep the live ones (memory stays within 1.5 times the
-            # live pairs; a rebuild follows at least half as many pushes: O(1) amortised).
-            heap = [e for e in heap if pair_counts.get(e[2]) == -e[0]]
-            heapq.heapify(heap)
+        heap.update(index.merge(pair, new_id))
         if bar is not None:
             bar.update(1)
     if bar is not None:

@@ -70,30 +70,21 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from numbers import Real
-from typing import Protocol
 
 import numpy as np
 
 from .checks import check_ids, check_int, check_texts, is_integer
+from .protocols import SupportsEncode
 
 __all__ = [
     "KneserNeyLM",
     "bits_per_byte",
     "evaluate_bits_per_byte",
     "padded_ids",
-    "SupportsEncodeIds",
 ]
 
 #: The discount used when n1 or n2 is zero (KenLM's ``--discount_fallback``).
 FALLBACK_DISCOUNT = 0.5
-
-
-class SupportsEncodeIds(Protocol):
-    """What ``evaluate_bits_per_byte`` needs: ``encode(text) -> list[int]`` and ``vocab_size``."""
-
-    vocab_size: int
-
-    def encode(self, text: str) -> list[int]: ...
 
 
 class KneserNeyLM:
@@ -384,7 +375,7 @@ def bits_per_byte(total_bits: float, n_bytes: int) -> float:
 
 
 def evaluate_bits_per_byte(
-    tokenizer: SupportsEncodeIds,
+    tokenizer: SupportsEncode,
     train_texts: str | Iterable[str],
     heldout_texts: str | Iterable[str],
     *,

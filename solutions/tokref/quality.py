@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 
 from .analysis import SupportsEncode, TokenizationStats, measure
-from .base import check_int, check_text
+from .checks import check_int, check_text
 
 __all__ = [
     "QualityStats",

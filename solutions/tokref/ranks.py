@@ -26,9 +26,10 @@ from collections.abc import Mapping
 from importlib import resources
 from operator import itemgetter
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from .base import TokenizerFileError, check_int, is_integer
+from .heapmerge import HEAP_MIN_BYTES, heap_bounds
 from .merges import sample_ranked_merges
 from .pretokenize import CL100K_PATTERN, O200K_PATTERN
 
@@ -93,25 +94,53 @@ def bpe_encode_piece(
     >>> bpe_encode_piece(b"abcab", ranks, max_rank=3)  # no merges at all
     [0, 1, 2, 0, 1]
     """
-    if max_rank is None:
-        # Most pieces of real text are one token: answer those before any set-up.
-        whole = ranks.get(piece)
-        if whole is not None:
-            return [whole]
-    bounds = _bpe_bounds(piece, ranks, _limit(max_rank))
+    limit = _NO_RANK if max_rank is None else _limit(max_rank)
+    # Most pieces of real text are one token: answer those before any set-up.
+    whole = ranks.get(piece, _NO_RANK)
+    if whole < limit:
+        return [whole]
+    # Long pieces by a heap, as tiktoken does (see _bpe_bounds).
+    if len(piece) < HEAP_MIN_BYTES:
+        bounds = _bpe_bounds_scan(piece, ranks, limit)
+    else:
+        bounds = heap_bounds(piece, ranks, limit)
+        if len(bounds) > len(piece):  # nothing merged (a run the table never joins): by byte, in C
+            rank_of_byte = {b: ranks[bytes((b,))] for b in set(piece)}
+            return list(map(rank_of_byte.__getitem__, piece))
     return [ranks[piece[s:e]] for s, e in zip(bounds, bounds[1:])]
 
 
 def bpe_split_piece(
-    piece: bytes, ranks: Mapping[bytes, int], *, max_rank: int | None = None
+    piece: bytes,
+    ranks: Mapping[bytes, int],
+    *,
+    max_rank: int | None = None,
+    method: Literal["auto", "scan", "heap"] = "auto",
 ) -> list[bytes]:
     """The tokens of one pre-token as byte strings: what :func:`bpe_encode_piece` gives
     the ranks of.
 
+    ``method`` picks how the lowest pair is found, not which merges are made: ``"scan"``
+    looks at every pair after every merge (the rule's definition: O(n²) on one piece of
+    n bytes), ``"heap"`` keeps the pairs in a heap (:func:`tokref.heapmerge.heap_bounds`,
+    O(n log n)); ``"auto"``, what encoding does, takes the scan below
+    ``tokref.heapmerge.HEAP_MIN_BYTES`` bytes and the heap from there on.
+
     >>> bpe_split_piece(b"abcab", {b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"abc": 4}, max_rank=4)
     [b'ab', b'c', b'ab']
+    >>> bpe_split_piece(b"aaaaa", {b"a": 0, b"aa": 1}, method="heap")
+    [b'aa', b'aa', b'a']
     """
-    bounds = _bpe_bounds(piece, ranks, _limit(max_rank))
+    limit = _limit(max_rank)
+    if method == "auto":
+        bounds = _bpe_bounds(piece, ranks, limit)
+    elif method in ("scan", "heap"):
+        bounds = (
+            [0, len(piece)] if ranks.get(piece, _NO_RANK) < limit
+            else (_bpe_bounds_scan if method == "scan" else heap_bounds)(piece, ranks, limit)
+        )
+    else:
+        raise ValueError(f"method must be 'auto', 'scan' or 'heap', not {method!r}")
     return [piece[s:e] for s, e in zip(bounds, bounds[1:])]
 
 
@@ -145,10 +174,20 @@ def _limit(max_rank: int | None) -> int:
 
 def _bpe_bounds(piece: bytes, ranks: Mapping[bytes, int], limit: int) -> list[int]:
     """The start of every token of ``piece``, then ``len(piece)``, merging only pairs
-    of rank below ``limit``. The one kernel of tiktoken's rule."""
-    get = ranks.get
-    if get(piece, _NO_RANK) < limit:
+    of rank below ``limit``: tiktoken's rule, by the scan below or, for a long piece,
+    by a heap (the same merges in O(n log n), as tiktoken does from 100 bytes on)."""
+    if ranks.get(piece, _NO_RANK) < limit:
         return [0, len(piece)]
+    if len(piece) >= HEAP_MIN_BYTES:
+        return heap_bounds(piece, ranks, limit)
+    return _bpe_bounds_scan(piece, ranks, limit)
+
+
+def _bpe_bounds_scan(piece: bytes, ranks: Mapping[bytes, int], limit: int) -> list[int]:
+    """:func:`_bpe_bounds` by the rule's definition, the oracle of the heap: after every
+    merge, look at every pair for the lowest rank (the leftmost of equals). O(n) per
+    merge, so O(n²) on one long piece; the fastest way for the short pieces of text."""
+    get = ranks.get
     # parts[i] is the start of the i-th token; the rank of pair i is that of
     # piece[parts[i]:parts[i+2]], or _NO_RANK if that is not a token. With a number
     # instead of None, min() and index() find the leftmost lowest pair in C.

@@ -28,6 +28,8 @@ from .base import (
     Tokenizer,
     TokenizerFileError,
     check_piece_list,
+)
+from .checks import (
     check_special_tokens,
     check_text,
     check_texts,

@@ -18,7 +18,7 @@ import regex
 
 from ..bpe import EOW, apply_merges, word_counts
 from ..bytelevel import bpe_encode_piece
-from ..merges import Descending, PairCounts, iter_ranked_merges
+from ..merges import PairCounts, PairHeap, descending_key, iter_ranked_merges, merge_order
 
 
 # ---------------------------------------------------------------------------
@@ -215,27 +215,13 @@ def replay_counts(
     list, and the total number of tokens after k merges (k = 0..len(merges)).
     """
     index = PairCounts(words)
-    pair_counts = index.counts
-    heap = [(-c, Descending((key(p[0]), key(p[1]))), p) for p, c in pair_counts.items()]
-    heapq.heapify(heap)
+    ids = {i for w in words for i in w} | {i for m in merges for i in m}
+    heap = PairHeap(index.counts, {i: descending_key(key(i)) for i in ids})
     tops: list[list[int]] = []
     totals = [index.n_symbols]
     for a, b, new_id in merges:
-        found: list[tuple[int, Descending, tuple[int, int]]] = []
-        seen: set[tuple[int, int]] = set()
-        while heap and len(found) < top_n:
-            entry = heapq.heappop(heap)
-            neg, _, p = entry
-            if pair_counts.get(p, 0) != -neg or p in seen:
-                continue  # stale
-            seen.add(p)
-            found.append(entry)
-        for entry in found:
-            heapq.heappush(heap, entry)
-        tops.append([x for _, _, p in found for x in (p[0], p[1], pair_counts[p])])
-        for p, c in index.merge((a, b), new_id).items():
-            if c > 0:
-                heapq.heappush(heap, (-c, Descending((key(p[0]), key(p[1]))), p))
+        tops.append([x for p, c in heap.top(top_n) for x in (p[0], p[1], c)])
+        heap.update(index.merge((a, b), new_id))
         totals.append(index.n_symbols)
     return tops, totals
 
@@ -268,7 +254,8 @@ def generic_tops(nodes: Sequence[Sequence[int]], n_steps: int, top_n: int,
                 total.update(c)
             best = heapq.nsmallest(
                 top_n, ((p, c) for p, c in total.items() if c > 0),
-                key=lambda pc: (-pc[1], Descending((label(pc[0][0]), label(pc[0][1])))),
+                key=lambda pc: merge_order(pc[1], descending_key(label(pc[0][0])),
+                                           descending_key(label(pc[0][1]))),
             )
             current = [x for (a, b), c in best for x in (a, b, c)]
         tops.append(current)

@@ -6,7 +6,8 @@ They keep the wording the tests and users already rely on: a count is refused as
 
 from __future__ import annotations
 
-from ..base import check_int, is_finite_number
+from ..base import is_finite_number
+from ..checks import check_int
 from ..checks import check_rng  # noqa: F401 - shared with BPE-dropout; imported from here too
 
 __all__ = ["check_positive", "check_alpha", "check_rng"]

@@ -13,7 +13,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..base import check_text, is_finite_number
+from ..base import is_finite_number
+from ..checks import check_text
 from .checks import check_alpha, check_positive, check_rng
 
 __all__ = [

@@ -9,7 +9,7 @@ from typing import Literal
 
 import regex
 
-from ..base import check_text
+from ..checks import check_text
 
 __all__ = [
     "WS",

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..base import UNK, check_bool, check_int, check_special_tokens, is_finite_number
+from ..base import UNK, is_finite_number
+from ..checks import check_bool, check_int, check_special_tokens
 from .checks import check_positive
 from .normalize import check_normalization
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from ..base import is_finite_number, is_integer
+from ..base import is_finite_number
+from ..checks import is_integer
 from .lattice import as_pieces, forward_backward, viterbi
 
 __all__ = ["expected_piece_counts", "ml_m_step", "prune_pieces"]

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import regex
 
-from ..base import is_integer
+from ..checks import is_integer
 from .normalize import WS
 
 __all__ = [

@@ -12,10 +12,9 @@ from ..base import (
     Tokenizer,
     TokenizerFileError,
     check_piece_list,
-    check_text,
-    check_texts,
     is_finite_number,
 )
+from ..checks import check_text, check_texts
 from .checks import check_alpha, check_positive, check_rng
 from .em import EMStep
 from .lattice import Pieces, nbest_paths, sample_path

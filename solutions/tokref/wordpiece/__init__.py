@@ -27,12 +27,15 @@ offsets (``tests/test_wordpiece.py`` checks it, on every code point for the norm
    longer than ``max_input_chars_per_word`` characters, becomes one ``[UNK]``.
 
 **Unicode versions.** ``tokenizers`` takes its character categories from the Rust crate
-``unicode_categories`` 0.1.1, whose tables are from Unicode 8.0, and its NFD from
-``unicode-normalization-alignments``, also older than Python's ``unicodedata``.
-To give the same answer on *every* character, this package carries the categories
-``tokenizers`` 0.23.3 actually uses (the data file ``unicode_tables.json``, read at import
-by :mod:`~tokref.wordpiece.normalization`; derived from the library and re-derived by the
-tests) instead of asking ``unicodedata``.
+``unicode_categories`` 0.1.1, whose tables are from Unicode 8.0.0, its NFD and combining
+classes from ``unicode-normalization-alignments`` 0.1.12 (Unicode 9.0.0), and its
+lowercasing from Rust's ``char::to_lowercase`` (Unicode 17.0.0). Python's ``unicodedata``
+is none of these, and changes with the interpreter (13.0.0 in Python 3.10, 15.1.0 in
+3.13). To give the same answer on *every* character and every Python, this package
+carries the tables ``tokenizers`` 0.23.3 actually uses (the data file
+``unicode_tables.json``, read at import by :mod:`~tokref.wordpiece.normalization`; read off
+the library by ``solutions/scripts/make_unicode_tables.py``, compared on every code point
+by the tests) and never asks ``unicodedata``.
 
 **Training.** Google never published how BERT's vocabulary was built: the BERT README
 says the code "was implemented in C++ with dependencies on Google's internal libraries",

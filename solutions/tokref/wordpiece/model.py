@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ..base import check_text
+from ..checks import check_text
 
 __all__ = ["BERT_SPECIAL_TOKENS", "wordpiece_split", "wordpiece_decode", "join_words"]
 

@@ -1,10 +1,14 @@
 """BERT's normalization and pre-tokenization, exactly as Hugging Face ``tokenizers`` does
 them (``BertNormalizer``, ``BertPreTokenizer``), with the alignments its offsets need.
 
-The character classes come from ``unicode_tables.json``, read once at import: the tables
-``tokenizers`` 0.23.3 actually uses (Unicode 8.0, older than Python's ``unicodedata``),
-with their provenance written in the file. :func:`unicode_tables` gives them as regex
-character-class bodies.
+Every Unicode table comes from ``unicode_tables.json``, read once at import, never from
+Python's ``unicodedata``, whose version changes with the interpreter (13.0.0 in Python
+3.10, 15.1.0 in 3.13): the tables ``tokenizers`` 0.23.3 actually uses, read off it by
+``solutions/scripts/make_unicode_tables.py``. NFD and the combining classes are Unicode
+9.0.0, the categories (what cleaning removes, punctuation, the marks accent stripping
+drops) Unicode 8.0.0, lowercasing Rust's ``char::to_lowercase``, Unicode 17.0.0. So the
+answers are the same on every Python. :func:`unicode_tables` gives the character classes
+as regex character-class bodies.
 
 >>> bert_pre_tokenize("Héllo, WORLD!! 中文")
 ['hello', ',', 'world', '!', '!', '中', '文']
@@ -16,7 +20,6 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from importlib import resources
 from typing import Any
 
@@ -36,25 +39,44 @@ __all__ = [
 ]
 
 # ---------------------------------------------------------------------------
-# The tables: code-point ranges in a JSON file, turned into regex classes here.
+# The tables: a JSON file, turned into regex classes and dicts here.
 # ---------------------------------------------------------------------------
 
 TABLES_FILE = "unicode_tables.json"
 
 
+def _code_points(hexes: str) -> str:
+    return "".join(chr(int(x, 16)) for x in hexes.split())
+
+
 def _load_tables() -> dict[str, Any]:
-    """The ``tables`` of ``unicode_tables.json``, code points as ints, checked enough that
-    a damaged file fails here, at import, and not as a wrong answer later."""
+    """The ``tables`` of ``unicode_tables.json``: ``ranges`` as (start, end) code points,
+    ``classes`` as (start, end, class), ``mappings`` as (start, end, target string),
+    ``decompositions`` as a dict. Checked enough that a damaged file fails here, at
+    import, and not as a wrong answer later."""
     raw = resources.files(__package__).joinpath(TABLES_FILE).read_text(encoding="utf-8")
-    tables = json.loads(raw)["tables"]
     out: dict[str, Any] = {}
-    for name, table in tables.items():
-        key = "mappings" if name == "rust_lowercase" else "ranges"
-        rows = [tuple(int(x, 16) for x in row) for row in table[key]]
-        for row in rows:
-            if len(row) != (3 if key == "mappings" else 2) or not row[0] <= row[1] <= 0x10FFFF:
-                raise ValueError(f"{TABLES_FILE}: bad entry {row} in table {name!r}")
-        out[name] = rows
+    for name, table in json.loads(raw)["tables"].items():
+        (key, rows), = [(k, v) for k, v in table.items() if k != "about"]
+        try:
+            if key == "decompositions":
+                out[name] = {_code_points(cp): _code_points(d) for cp, d in rows}
+                if not all(len(c) == 1 and d for c, d in out[name].items()):
+                    raise ValueError
+                continue
+            parsed = [(int(row[0], 16), int(row[1], 16), *row[2:]) for row in rows]
+            for row in parsed:
+                width = 2 if key == "ranges" else 3
+                if len(row) != width or not row[0] <= row[1] <= 0x10FFFF or (
+                        key == "classes" and not 0 < row[2] < 256):
+                    raise ValueError
+            if key == "mappings":
+                parsed = [(s, e, _code_points(t)) for s, e, t in parsed]
+                if not all(len(t) == 1 or (s == e and t) for s, e, t in parsed):
+                    raise ValueError
+            out[name] = parsed
+        except (ValueError, TypeError, IndexError):
+            raise ValueError(f"{TABLES_FILE}: bad table {name!r}") from None
     return out
 
 
@@ -75,10 +97,10 @@ def _class_body(ranges: list[tuple[int, int]]) -> str:
 
 
 _TABLES = _load_tables()
-# Class bodies, keyed as unicode_tables() returns them (plus ccc_zero, used only here).
+# Class bodies, keyed as unicode_tables() returns them.
 _BODIES: dict[str, str] = {
     name: _class_body(_TABLES[name])
-    for name in ("other", "punctuation", "nonspacing_mark", "ccc_zero", "cjk", "whitespace")
+    for name in ("other", "punctuation", "nonspacing_mark", "cjk", "whitespace")
 }
 
 #: What BertNormalizer removes; what BertPreTokenizer isolates; CJK ideographs.
@@ -92,15 +114,21 @@ RUST_WHITE_SPACE = "".join(chr(c) for s, e in _TABLES["rust_white_space"] for c 
 
 _WORD_RE = re.compile(f"[{_BODIES['punctuation']}]|[^{_BODIES['punctuation']}]+")
 _MN_RE = re.compile(f"[{_BODIES['nonspacing_mark']}]")
-_CCC_ZERO_RE = re.compile(f"[{_BODIES['ccc_zero']}]")
-_RUST_LOWER = {
-    chr(cp): chr(target + cp - start)
-    for start, end, target in _TABLES["rust_lowercase"]
+# NFD, canonical ordering and lowercasing, character by character, as dicts.
+_NFD: dict[str, str] = _TABLES["nfd"]
+_CCC: dict[str, int] = {
+    chr(cp): ccc for start, end, ccc in _TABLES["combining_class"] for cp in range(start, end + 1)
+}
+_LOWER: dict[int, str] = {  # a str.translate table
+    cp: target if len(target) > 1 else chr(ord(target) + cp - start)
+    for start, end, target in _TABLES["lowercase"]
     for cp in range(start, end + 1)
 }
-_RUST_LOWER_RE = re.compile(
-    "[" + "".join(f"{_escape(s)}-{_escape(e)}" for s, e, _ in _TABLES["rust_lowercase"]) + "]"
-)
+_HANGUL_FIRST, _HANGUL_COUNT = 0xAC00, 11172  # syllables, decomposed by arithmetic
+_HANGUL_RE = re.compile(f"[{_escape(_HANGUL_FIRST)}-{_escape(_HANGUL_FIRST + _HANGUL_COUNT - 1)}]")
+# Text without these (nor Hangul syllables) is its own NFD: nothing decomposes, no mark to
+# reorder. A set, not a regex: isdisjoint runs in C, many times faster than a big class.
+_NFD_MAY_CHANGE = frozenset(_NFD) | frozenset(_CCC)
 
 # Chunks that need none of the Unicode machinery: ASCII without control characters.
 _ASCII_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]")
@@ -167,46 +195,46 @@ def _check_char(ch: object) -> str:
     return ch
 
 
-_NFD_CACHE: dict[str, str] = {}
-
-
 def nfd_char(ch: str) -> str:
     """The canonical decomposition (NFD) of the character ``ch`` as ``tokenizers``' NFD
-    gives it. No check of ``ch``: normalization calls this once per character.
+    gives it (Unicode 9.0.0: ``"\\U00011938"``, which decomposes since Unicode 13.0, does
+    not). No check of ``ch``: normalization calls this once per character.
 
-    >>> [nfd_char(c) for c in "éa"], nfd_char("\\U00011938")
-    (['e\\u0301', 'a'], '\\U00011938')
+    >>> [nfd_char(c) for c in "éa"], nfd_char("\\U00011938"), nfd_char("한")
+    (['e\\u0301', 'a'], '\\U00011938', '\\u1112\\u1161\\u11ab')
     """
-    d = _NFD_CACHE.get(ch)
-    if d is None:
-        # tokenizers' NFD data lacks the one decomposition Unicode added since (U+11938).
-        d = ch if ch == "\U00011938" else unicodedata.normalize("NFD", ch)
-        _NFD_CACHE[ch] = d
-    return d
+    d = _NFD.get(ch)
+    if d is not None:
+        return d
+    s = ord(ch) - _HANGUL_FIRST
+    if 0 <= s < _HANGUL_COUNT:  # leading consonant, vowel, trailing consonant if any
+        t = s % 28
+        return chr(0x1100 + s // 588) + chr(0x1161 + s % 588 // 28) + (chr(0x11A7 + t) if t else "")
+    return ch
 
 
 def combining_class(ch: str) -> int:
-    """The canonical combining class of ``ch`` as ``tokenizers``' NFD knows it: 0 for the
-    marks its data predates (it does not reorder them), else ``unicodedata.combining``.
+    """The canonical combining class of ``ch`` as ``tokenizers``' NFD knows it (Unicode
+    9.0.0): 0 for the marks added since, which it does not reorder (U+0C3C, Unicode 14.0).
 
     >>> combining_class("\\u0301"), combining_class("a"), combining_class("\\u0c3c")
     (230, 0, 0)
     """
-    return 0 if _CCC_ZERO_RE.match(ch) else unicodedata.combining(ch)
+    return _CCC.get(ch, 0)
 
 
 def lowercase_char(ch: str) -> str:
-    """The lowercase of the character ``ch`` as Rust's ``char::to_lowercase`` gives it,
-    which is what ``BertNormalizer`` applies to each character.
+    """The lowercase of the character ``ch`` as Rust's ``char::to_lowercase`` gives it
+    (Unicode 17.0.0), which is what ``BertNormalizer`` applies to each character.
 
     One character at a time: no final-sigma rule (``"ΟΔΟΣ"`` becomes ``"οδοσ"``), and
-    ``"İ"`` becomes ``"i"`` + U+0307. Rust's Unicode is newer than Python 3.11's for a
-    few scripts; the table ``rust_lowercase`` of ``unicode_tables.json`` has those.
+    ``"İ"`` becomes ``"i"`` + U+0307. The table is ``lowercase`` of ``unicode_tables.json``,
+    not ``str.lower``: Rust's Unicode is newer than any Python's (U+A7CB is Unicode 16.0).
 
     >>> lowercase_char("Σ"), lowercase_char("\\ua7cb"), lowercase_char("İ") == "i\\u0307"
     ('σ', 'ɤ', True)
     """
-    return _RUST_LOWER.get(ch) or ch.lower()
+    return _LOWER.get(ord(ch), ch)
 
 
 # ---------------------------------------------------------------------------
@@ -258,7 +286,7 @@ def _canonical_order(s: str) -> list[tuple[str, int]]:
 
 def _strip_accents(s: str, idx: list[int]) -> _Seg:
     """NFD, then drop non-spacing marks, keeping tokenizers' alignments."""
-    if unicodedata.is_normalized("NFD", s) and "\U00011938" not in s:
+    if _NFD_MAY_CHANGE.isdisjoint(s) and _HANGUL_RE.search(s) is None:  # s is its own NFD
         return _drop(s, idx, _MN_RE)
     # tokenizers' NormalizedString.transform aligns by position: a replacing character
     # takes the alignment of the next original character, an added one that of the
@@ -279,10 +307,9 @@ def _strip_accents(s: str, idx: list[int]) -> _Seg:
 
 
 def _lowercase(s: str, idx: list[int]) -> _Seg:
-    low = s.lower()
-    # str.lower differs from lowercasing each character only by the final-sigma rule,
-    # and if no character changed length, the alignment is unchanged.
-    if len(low) == len(s) and "\u03a3" not in s and not _RUST_LOWER_RE.search(s):
+    low = s.translate(_LOWER)  # each character on its own, as lowercase_char
+    # If no character changed length, the alignment is unchanged.
+    if len(low) == len(s):
         return low, idx
     chars: list[str] = []
     aligned: list[int] = []

@@ -17,13 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..base import (
-    Token,
-    Tokenizer,
-    TokenizerFileError,
+from ..base import Token, Tokenizer, TokenizerFileError, check_piece_list
+from ..checks import (
     check_bool,
     check_int,
-    check_piece_list,
     check_special_tokens,
     check_text,
     check_texts,

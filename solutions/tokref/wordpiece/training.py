@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..base import check_int, is_integer
+from ..checks import check_int, is_integer
 from ..merges import merge_pair
 
 __all__ = [

@@ -11,7 +11,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..base import is_integer
+from ..checks import is_integer
 from .normalization import RUST_WHITE_SPACE
 
 __all__: list[str] = []  # helpers of WordPieceTokenizer.from_vocab and save_vocab
