@@ -24,6 +24,7 @@ from tokref.chat import encode_chat, load_chat_template
 from tokref.corpus import load_texts
 from tokref.explorer.protocols import encode_plain
 from tokref.explorer.twins import view
+from test_chat import byte_spans  # the byte range of each token, as the mask rule reads it
 
 PROPERTY = settings(max_examples=40, derandomize=True, deadline=None, database=None)
 
@@ -124,15 +125,6 @@ def cases(draw):
     state = draw(st.one_of(st.none(), st.just("all"),
                            st.sets(st.sampled_from(specials), min_size=1).map(frozenset)))
     return name, chat, state, draw(st.booleans())
-
-
-def byte_spans(tok, ids):
-    out, pos = [], 0
-    for i in ids:
-        n = len(tok.decode_single_token_bytes(i))
-        out.append((pos, pos + n))
-        pos += n
-    return out
 
 
 @PROPERTY
