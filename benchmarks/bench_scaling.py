@@ -36,7 +36,7 @@ a clean heap, its own peak RSS, and a timeout:
   status 1 if it is not); the same is shown, for information, against the timed run.
 - **Memory against the counts**: in a separate subprocess (tracemalloc slows the code,
   so it never runs with the timing), the deep size of the pre-token ``Counter`` from
-  ``tokref.counting.count_pretokens(path, ...)`` (dict, keys and values), then
+  ``tokref.counting.count_corpus(path, ...)`` (dict, keys and values), then
   tracemalloc's peak during ``train(path, vocab_size, processes=1)``; the target is a peak
   of at most 2x the counts.
 - **Encoding** the ``--encode-size`` corpus (5 MB) with tokref's trained tokenizer
@@ -218,10 +218,10 @@ def work_memory(job: dict[str, Any]) -> dict[str, Any]:
     import tracemalloc
 
     from tokref.bytelevel import GPT2_PATTERN, ByteLevelBPETokenizer
-    from tokref.counting import count_pretokens
+    from tokref.counting import count_corpus
 
     path = Path(job["path"])
-    counts = count_pretokens(path, GPT2_PATTERN)
+    counts = count_corpus(path, GPT2_PATTERN)
     out = {"distinct": len(counts), "pretokens": sum(counts.values()), "counts_bytes": deep_size(counts)}
     # What training turns the counts into: {tuple of byte values: count}.
     words = {tuple(w.encode("utf-8")): c for w, c in counts.items()}
@@ -242,14 +242,14 @@ def work_ties(job: dict[str, Any]) -> dict[str, Any]:
     each library's pair among the pairs after tokref's first k merges (the same k merges
     for both), from tokref's pre-token counts of the file."""
     from tokref.bytelevel import GPT2_PATTERN
-    from tokref.counting import count_pretokens
+    from tokref.counting import count_corpus
     from tokref.ranks import bpe_encode_piece
 
     k = job["k"]
     ours, theirs = load_merges(job["tokref_merges"]), load_merges(job["tokenizers_merges"])
     ranks = ranks_of(ours)
     pairs: Counter[tuple[int, int]] = Counter()
-    for word, c in count_pretokens(Path(job["path"]), GPT2_PATTERN).items():
+    for word, c in count_corpus(Path(job["path"]), GPT2_PATTERN).items():
         ids = bpe_encode_piece(word.encode("utf-8"), ranks, max_rank=256 + k)
         for pair in zip(ids, ids[1:]):
             pairs[pair] += c

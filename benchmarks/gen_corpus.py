@@ -211,10 +211,10 @@ def generate(targets: dict[float, Path], seed: int = 0) -> None:
 
 def distinct_pretokens(path: Path, processes: int = 1) -> tuple[int, int]:
     """(distinct, total) GPT-2 pre-tokens of a UTF-8 file, counted by tokref streaming it."""
-    from tokref.counting import count_pretokens
+    from tokref.counting import count_corpus
     from tokref.pretokenize import GPT2_PATTERN
 
-    counts = count_pretokens(Path(path), GPT2_PATTERN, processes=processes)
+    counts = count_corpus(Path(path), GPT2_PATTERN, processes=processes)
     return len(counts), sum(counts.values())
 
 
