@@ -58,12 +58,46 @@ c.LimitOutputAndReport.max_chars = 100_000  # also cuts one huge line
 # ExecuteAndReport, LimitOutputAndReport, and CheckHiddenTests before SaveAutoGrades.
 # A kernel that dies or a notebook out of time costs only the cells it did not run.
 # What happened to each submission is appended to grading-events.jsonl (JSON lines).
-if os.path.join(_HERE, "autograder") not in sys.path:
-    sys.path.insert(0, os.path.join(_HERE, "autograder"))
-import nbgrader_plugins  # noqa: E402
+#
+# Fail closed: traitlets logs an exception raised here and goes on with nbgrader's
+# defaults, which run a submission unsandboxed, with this directory in view. So nothing
+# here may raise: if the pipeline cannot be loaded (nbgrader run from an environment
+# without the reference's dependencies, a broken file), autograding is given a pipeline
+# that refuses every submission and says why. tokref itself comes from solutions/, so an
+# environment without it installed still grades when regex and numpy are there.
 
-c.Autograde.autograde_preprocessors = nbgrader_plugins.autograde_preprocessors()
-c.GradingEvents.path = os.path.join(_HERE, "grading-events.jsonl")
+
+def _refuse(error: BaseException) -> None:
+    from nbgrader.preprocessors import NbGraderPreprocessor
+
+    class RefuseToGrade(NbGraderPreprocessor):
+        """Stands in for the whole autograde pipeline when the sandboxed one cannot load."""
+
+        reason = f"{type(error).__name__}: {error}"
+
+        def preprocess(self, nb, resources):
+            raise RuntimeError(
+                f"grading refused: this course's sandboxed pipeline did not load ({self.reason}), "
+                "and without it nbgrader would run the submission in the open. Run nbgrader "
+                f"from the course's environment ({os.path.join(_HERE, '.venv', 'bin', 'nbgrader')}; "
+                "`make setup` makes it), or install what is missing there "
+                f"(`pip install -r {os.path.join(_HERE, 'requirements.txt')}`), then grade again; "
+                f"`python {os.path.join(_HERE, 'autograder', 'doctor.py')}` checks the set-up.")
+
+    c.Autograde.autograde_preprocessors = [RefuseToGrade]
+
+
+try:
+    for _path in (os.path.join(_HERE, "autograder"), os.path.join(_HERE, "solutions")):
+        if _path not in sys.path:
+            sys.path.insert(0, _path)
+    import tokref  # noqa: E402,F401  the hidden tests compute the reference's answers here
+    import nbgrader_plugins  # noqa: E402
+
+    c.Autograde.autograde_preprocessors = nbgrader_plugins.autograde_preprocessors()
+    c.GradingEvents.path = os.path.join(_HERE, "grading-events.jsonl")
+except (Exception, SystemExit) as _error:  # noqa: BLE001  any failure must refuse, not run
+    _refuse(_error)
 
 # ---------------------------------------------------------------------------------------
 # Feedback (`nbgrader generate_feedback`)

@@ -63,6 +63,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import cgroups
 from jupyter_client.kernelspec import KernelSpec
 from jupyter_client.manager import AsyncKernelManager
 from traitlets import Bool, Dict, Integer, Unicode
@@ -247,6 +248,11 @@ class SandboxedKernelManager(AsyncKernelManager):
     memory_mb = Integer(2048, help="Address space of each process, MiB").tag(config=True)
     cpu_seconds = Integer(600, help="CPU seconds of each process").tag(config=True)
     processes = Integer(64, help="Processes and threads in the sandbox").tag(config=True)
+    submission_memory_mb = Integer(4096, help="Memory of all the sandbox's processes together, "
+                                   "MiB (a cgroup; see cgroups.py)").tag(config=True)
+    fallback_processes = Integer(16, help="Processes and threads in the sandbox where no cgroup "
+                                 "can cap the whole submission: then processes x memory_mb "
+                                 "bounds its memory").tag(config=True)
     file_mb = Integer(64, help="Largest file the notebook may write, MiB").tag(config=True)
     open_files = Integer(256, help="Open files per process").tag(config=True)
     tmp_mb = Integer(256, help="Size of each of /tmp and /home/student, MiB").tag(config=True)
@@ -259,10 +265,13 @@ class SandboxedKernelManager(AsyncKernelManager):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.findings: list[dict[str, str]] = []
+        # What the grader saw: {"event", "detail", "flag"}; flag is True for what a person
+        # should look at, False for what explains a score (nbgrader_plugins writes them).
+        self.findings: list[dict[str, Any]] = []
         self._private: Path | None = None
         self._audit: AuditListener | None = None
         self._uid = ROOT_UID_BASE + os.getpid() if os.geteuid() == 0 else None
+        self._cap: cgroups.Cap | None = None
 
     # --- what to start -------------------------------------------------------------
     @property
@@ -304,6 +313,8 @@ class SandboxedKernelManager(AsyncKernelManager):
         if not self.unsafe:
             check_bwrap(self.bwrap)
         self._private = self._prepare()
+        self._cap = cgroups.open_cap(cap_mechanism(), memory_mb=self.submission_memory_mb,
+                                     tasks=self.processes, name=self._private.name)
         self.transport = "ipc"
         self.ip = str(self._private / "ipc" / "k")
         self.connection_file = str(self._private / "ipc" / "kernel.json")
@@ -323,7 +334,7 @@ class SandboxedKernelManager(AsyncKernelManager):
         assert self._private is not None
         p = self._private
         limits = {"memory_mb": self.memory_mb, "cpu_seconds": self.cpu_seconds,
-                  "processes": self.processes, "file_mb": self.file_mb, "open_files": self.open_files}
+                  "processes": self._task_limit(), "file_mb": self.file_mb, "open_files": self.open_files}
         inside = {"home": "/home/student", "site": "/opt/grading/site", "boot": "/opt/grading/boot.py",
                   "cases": "/grading/cases.json"}
         if self.unsafe:
@@ -349,9 +360,33 @@ class SandboxedKernelManager(AsyncKernelManager):
         kernel = [os.path.abspath(self.python), inside["boot"], "-f", self.connection_file, *(extra_arguments or [])]
         if self.unsafe:
             env["SANDBOX_UID"] = "0"
-            return ["env", "-i", "-C", inside["home"], *(f"{k}={v}" for k, v in env.items()), *kernel]
-        return [check_bwrap(self.bwrap), *self._mounts(p), "--chdir", inside["home"], "--clearenv",
-                *(a for k, v in env.items() for a in ("--setenv", k, v)), "--", *kernel]
+            return self._capped(["env", "-i", "-C", inside["home"], *(f"{k}={v}" for k, v in env.items()), *kernel])
+        return self._capped([check_bwrap(self.bwrap), *self._mounts(p), "--chdir", inside["home"], "--clearenv",
+                             *(a for k, v in env.items() for a in ("--setenv", k, v)), "--", *kernel])
+
+    # --- the whole submission's cap ------------------------------------------------
+    def _task_limit(self) -> int:
+        """RLIMIT_NPROC: ``processes``, or ``fallback_processes`` where no cgroup caps the
+        whole sandbox (so that processes x address space stays under a known bound)."""
+        if self._cap is not None and self._cap.mechanism.name == "none":
+            return min(self.processes, self.fallback_processes)
+        return self.processes
+
+    def _capped(self, command: list[str]) -> list[str]:
+        return self._cap.wrap(command) if self._cap is not None else command
+
+    def _close_cap(self) -> None:
+        """Say how the whole submission was capped, and whether the cap had to act."""
+        if self._cap is None:
+            return
+        cap, tasks = self._cap, self._task_limit()
+        self._cap = None
+        detail = cap.describe() if cap.mechanism.name != "none" else (
+            f"per process only, no cgroup here: {tasks} processes and threads x "
+            f"{self.memory_mb} MiB of address space, at most {tasks * self.memory_mb} MiB")
+        self.findings.append({"event": cgroups.CAP_EVENT, "detail": detail, "flag": False})
+        for seen in cap.close():
+            self.findings.append({"event": cgroups.CAP_HIT_EVENT, "detail": seen, "flag": False})
 
     def _mounts(self, p: Path) -> list[str]:
         bwrap = check_bwrap(self.bwrap)
@@ -390,7 +425,7 @@ class SandboxedKernelManager(AsyncKernelManager):
         if pid and not self.unsafe:
             left = processes_in_namespace(pid)
             if left:
-                self.findings.append({"flag": "left processes running; killed",
+                self.findings.append({"event": "left processes running; killed", "flag": True,
                                       "detail": f"{left} process(es) besides the kernel"})
         if self._audit:
             self._audit.ending = True
@@ -399,16 +434,24 @@ class SandboxedKernelManager(AsyncKernelManager):
 
     async def _async_cleanup_resources(self, restart: bool = False) -> None:
         await super()._async_cleanup_resources(restart=restart)
+        self._close_cap()
         if self._audit:
             self._audit.close()
-            self.findings.extend(self._audit.flags)
+            self.findings.extend({"event": f["flag"], "detail": f["detail"], "flag": True}
+                                 for f in self._audit.flags)
             if self._audit.closed_early:
-                self.findings.append({"flag": "tampered with the grader's audit channel",
-                                      "detail": "closed it before the notebook ended"})
+                self.findings.append({"event": "tampered with the grader's audit channel",
+                                      "detail": "closed it before the notebook ended", "flag": True})
             self._audit = None
         if self._private:
             shutil.rmtree(self._private, ignore_errors=True)
             self._private = None
+
+
+@lru_cache(maxsize=None)
+def cap_mechanism() -> cgroups.Mechanism:
+    """How this machine caps a whole sandbox (found once per grading process)."""
+    return cgroups.find_mechanism()
 
 
 def kernel_python(root: Path) -> str:

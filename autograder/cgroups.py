@@ -1,0 +1,230 @@
+"""A ceiling for a whole submission: memory and tasks of all its processes together.
+
+bubblewrap's sandbox (``sandbox.py``) limits each process (``setrlimit``); a notebook
+that forks 40 children of 0.7 GB each is within every per-process limit and still asks
+for 28 GB. A control group holds all of a sandbox's processes, so its limits are the
+submission's. :func:`find_mechanism` says which kind this machine lets the grader use,
+best first:
+
+``cgroup2``   the unified hierarchy, writable by the grader (root), with the memory and
+              pids controllers: one child group per sandbox under ``tokgrade/``
+``cgroup1``   the legacy ``memory`` and ``pids`` hierarchies, writable (root): a child
+              of the grader's own group in each
+``systemd``   an ordinary user on a systemd machine: the kernel starts under
+              ``systemd-run --user --scope -p MemoryMax= -p TasksMax=`` (cgroup v2
+              delegated to the user's manager)
+``none``      none of these: only the per-process limits hold (``sandbox.py`` then
+              tightens them so that processes x address space stays under a stated bound)
+
+A sandbox's kernel is started by a shell that moves itself into its group(s) and then
+``exec``s bubblewrap (:meth:`Cap.wrap`): every process the notebook starts is born inside.
+When the kernel ends, :meth:`Cap.close` reads what the group saw (OOM kills, a task
+limit hit) and removes the group.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# Moves the shell into each group named before "--", then becomes the command after it.
+ENTER = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 97; shift; done; shift; exec "$@"'
+ENTER_FAILED = 97  # the exit status of a kernel that could not enter its group
+# The grading events the sandbox writes (nbgrader_plugins): how the submission was
+# capped (every kernel), and what the cap stopped (explains a score: not a flag).
+CAP_EVENT = "submission cap"
+CAP_HIT_EVENT = "hit the submission's cap"
+
+
+@dataclass(frozen=True)
+class Mechanism:
+    """What this machine offers: ``name`` (see the module docstring), ``detail`` (what
+    was found; for ``none``, why and how to get a cgroup), and the parent directories
+    in which the groups are made (``cgroup2``: one; ``cgroup1``: memory, pids)."""
+
+    name: str
+    detail: str
+    parents: tuple[str, ...] = ()
+
+
+def _mounts(mounts_file: str) -> list[tuple[str, str, set[str]]]:
+    """(mount point, type, options) of every cgroup file system."""
+    out = []
+    for line in Path(mounts_file).read_text().splitlines():
+        parts = line.split()
+        if len(parts) >= 4 and parts[2] in ("cgroup", "cgroup2"):
+            out.append((parts[1], parts[2], set(parts[3].split(","))))
+    return out
+
+
+def _own_groups(cgroup_file: str) -> dict[str, str]:
+    """controller -> this process's group path (``""`` for cgroup v2's unified entry).
+
+    >>> import tempfile, os; f = tempfile.NamedTemporaryFile("w", delete=False)
+    >>> _ = f.write("4:memory:/a/b\\n8:pids:/\\n0::/user.slice\\n"); f.close()
+    >>> _own_groups(f.name)
+    {'memory': '/a/b', 'pids': '/', '': '/user.slice'}
+    >>> os.unlink(f.name)
+    """
+    groups = {}
+    for line in Path(cgroup_file).read_text().splitlines():
+        _, controllers, path = line.split(":", 2)
+        for c in controllers.split(",") if controllers else [""]:
+            groups[c] = path
+    return groups
+
+
+def _writable(path: str) -> bool:
+    return os.path.isdir(path) and os.access(path, os.W_OK | os.X_OK)
+
+
+def _v2_parent(mount: str) -> str | None:
+    """``<mount>/tokgrade`` with memory and pids enabled for its children, or None."""
+    controllers = Path(mount, "cgroup.controllers")
+    if not controllers.exists() or not {"memory", "pids"} <= set(controllers.read_text().split()):
+        return None
+    parent = os.path.join(mount, "tokgrade")
+    try:
+        os.makedirs(parent, exist_ok=True)
+        for d in (mount, parent):  # the root may enable controllers despite its processes
+            Path(d, "cgroup.subtree_control").write_text("+memory +pids")
+    except OSError:
+        return None
+    return parent
+
+
+def _systemd_works() -> bool:
+    exe = shutil.which("systemd-run")
+    if exe is None:
+        return False
+    trial = [exe, "--user", "--scope", "--quiet", "-p", "MemoryMax=64M", "-p", "TasksMax=8", "true"]
+    try:
+        return subprocess.run(trial, capture_output=True, timeout=20).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def find_mechanism(*, mounts_file: str = "/proc/self/mounts",
+                   cgroup_file: str = "/proc/self/cgroup") -> Mechanism:
+    """The best way this machine offers to cap a whole sandbox (see the module docstring)."""
+    try:
+        mounts, own = _mounts(mounts_file), _own_groups(cgroup_file)
+    except OSError as e:
+        mounts, own = [], {}
+        why = f"cannot read the cgroup mounts ({e})"
+    else:
+        why = "no cgroup file system is mounted" if not mounts else ""
+    for point, kind, _ in mounts:
+        if kind == "cgroup2" and _writable(point):
+            parent = _v2_parent(point)
+            if parent:
+                return Mechanism("cgroup2", f"cgroup v2 at {point}", (parent,))
+    v1 = {c: p for p, kind, opts in mounts if kind == "cgroup" for c in ("memory", "pids") if c in opts}
+    if {"memory", "pids"} <= set(v1):
+        parents = tuple(os.path.join(v1[c], own.get(c, "/").lstrip("/")) for c in ("memory", "pids"))
+        if all(_writable(p) for p in parents):
+            return Mechanism("cgroup1", f"cgroup v1 memory and pids at {', '.join(parents)}", parents)
+    if os.geteuid() != 0 and _systemd_works():
+        return Mechanism("systemd", "systemd-run --user --scope (cgroup v2 delegated to your user)")
+    why = why or ("the cgroup hierarchies are not writable by this user and "
+                  "`systemd-run --user --scope` does not work here")
+    return Mechanism("none", f"no cgroup for the whole submission: {why}. To get one, grade as "
+                     "root, or as a user with a systemd user session (`systemd-run --user "
+                     "--scope` must work), or run the grader in a container with a memory and "
+                     "pids limit (docker run --memory 8g --pids-limit 512; a pod's "
+                     "resources.limits), which caps all submissions together")
+
+
+@dataclass
+class Cap:
+    """One sandbox's group(s): made by :func:`open_cap`, entered by the command
+    :meth:`wrap` returns, read and removed by :meth:`close`."""
+
+    mechanism: Mechanism
+    memory_mb: int
+    tasks: int
+    dirs: list[str] = field(default_factory=list)
+
+    def describe(self) -> str:
+        """The sentence the report shows, e.g. 'cgroup v1: 4096 MiB and 128 tasks ...'."""
+        label = {"cgroup2": "cgroup v2", "cgroup1": "cgroup v1", "systemd": "systemd-run scope"}
+        return (f"{label[self.mechanism.name]}: {self.memory_mb} MiB and {self.tasks} tasks "
+                "for all the submission's processes together")
+
+    def wrap(self, command: list[str]) -> list[str]:
+        """``command`` started inside the group(s) (unchanged where there is none)."""
+        if self.mechanism.name == "none":
+            return command
+        if self.mechanism.name == "systemd":
+            return ["systemd-run", "--user", "--scope", "--quiet", "--collect",
+                    "-p", f"MemoryMax={self.memory_mb}M", "-p", "MemorySwapMax=0",
+                    "-p", f"TasksMax={self.tasks}", "--", *command]
+        return ["/bin/sh", "-c", ENTER, "tokgrade-cap",
+                *(os.path.join(d, "cgroup.procs") for d in self.dirs), "--", *command]
+
+    def close(self) -> list[str]:
+        """What the group held the submission to, in sentences (empty when it never had
+        to); then the group is removed."""
+        seen = []
+        for d in self.dirs:
+            oom = _counter(d, "memory.events", "oom_kill") or _counter(d, "memory.oom_control", "oom_kill")
+            if oom:
+                seen.append(f"{oom} process(es) killed at the memory cap of {self.memory_mb} MiB")
+            if _counter(d, "pids.events", "max"):
+                seen.append(f"a new process or thread refused at the cap of {self.tasks} tasks")
+        for d in self.dirs:
+            _remove(d)
+        self.dirs = []
+        return seen
+
+
+def _counter(directory: str, name: str, key: str) -> int:
+    try:
+        for line in Path(directory, name).read_text().splitlines():
+            k, _, v = line.partition(" ")
+            if k == key:
+                return int(v)
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def _remove(directory: str) -> None:
+    """rmdir a group once its processes are gone (the kernel's end kills them; the
+    kernel may take a moment to reap them)."""
+    for _ in range(50):
+        try:
+            os.rmdir(directory)
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            time.sleep(0.1)
+
+
+def open_cap(mechanism: Mechanism, *, memory_mb: int, tasks: int, name: str) -> Cap:
+    """Make the group(s) of one sandbox, called ``name``, with their limits."""
+    cap = Cap(mechanism, memory_mb, tasks)
+    if mechanism.name not in ("cgroup1", "cgroup2"):
+        return cap
+    limit = str(memory_mb * 2**20)
+    for parent in mechanism.parents:
+        d = os.path.join(parent, name)
+        os.makedirs(d, exist_ok=True)
+        cap.dirs.append(d)
+        files = {"memory.max": limit, "memory.swap.max": "0", "pids.max": str(tasks),
+                 "memory.limit_in_bytes": limit, "memory.memsw.limit_in_bytes": limit}
+        for f, value in files.items():
+            path = Path(d, f)
+            if path.exists():
+                try:
+                    path.write_text(value)
+                except OSError:
+                    if f != "memory.memsw.limit_in_bytes":  # absent without swap accounting
+                        cap.close()
+                        raise
+    return cap
