@@ -40,6 +40,11 @@ c.SandboxedKernelManager.python = os.path.join(_HERE, ".venv", "kernel", "bin", 
 c.SandboxedKernelManager.memory_mb = 2048    # address space of each process
 c.SandboxedKernelManager.cpu_seconds = 600   # CPU time of each process
 c.SandboxedKernelManager.processes = 64      # processes and threads of the whole sandbox
+# The whole submission, all its processes together (autograder/cgroups.py): a cgroup where
+# the grader may make one (root, or systemd-run --user); the report says which held. With
+# none, the sandbox allows fallback_processes (16) tasks, so that 16 x memory_mb = 32 GiB
+# bounds a submission's address space.
+c.SandboxedKernelManager.submission_memory_mb = 4096
 c.SandboxedKernelManager.file_mb = 64        # largest file written
 c.SandboxedKernelManager.tmp_mb = 256        # size of each of /tmp and /home/student
 
@@ -95,6 +100,8 @@ try:
     import nbgrader_plugins  # noqa: E402
 
     c.Autograde.autograde_preprocessors = nbgrader_plugins.autograde_preprocessors()
+    # A test cell as released (hidden tests cut) is not "changed": no checksum warning.
+    c.Autograde.sanitize_preprocessors = nbgrader_plugins.sanitize_preprocessors()
     c.GradingEvents.path = os.path.join(_HERE, "grading-events.jsonl")
 except (Exception, SystemExit) as _error:  # noqa: BLE001  any failure must refuse, not run
     _refuse(_error)

@@ -96,17 +96,22 @@ class SandboxUnavailable(RuntimeError):
 
 @lru_cache(maxsize=None)
 def check_bwrap(bwrap: str = "bwrap") -> str:
-    """The path of a working ``bwrap``; :class:`SandboxUnavailable` (saying what to install) if none."""
+    """The path of a working ``bwrap``; :class:`SandboxUnavailable` (what is wrong on this
+    platform and its fix, from ``doctor.py``) if none."""
+    import doctor  # the trial sandbox, and what its failure means here
+
     path = shutil.which(bwrap)
     if path is None:
         raise SandboxUnavailable(INSTALL_HINT)
-    proc = subprocess.run([path, *namespace_args(), "--ro-bind", "/", "/", "--", "true"],
-                          capture_output=True, text=True)
+    proc = subprocess.run(doctor.trial_command(path), capture_output=True, text=True)
     if proc.returncode != 0:
+        d = doctor.diagnose(proc.stderr, doctor.platform_facts(), path)
         raise SandboxUnavailable(
-            f"bubblewrap ({path}) cannot make a sandbox here: {proc.stderr.strip()}. If user "
-            "namespaces are disabled, enable them (sysctl kernel.unprivileged_userns_clone=1) "
-            "or run the grader as root. " + INSTALL_HINT)
+            f"bubblewrap ({path}) cannot make a sandbox here: {proc.stderr.strip()}\n"
+            f"{d.explanation}\nFix: {d.fix}\n`python autograder/doctor.py` checks the whole "
+            "set-up. Without the sandbox, student code would run with your rights and see the "
+            "course directory; --unsafe (grade.py) grades without it, for your own test "
+            "submissions only, and the report says so.")
     return path
 
 
@@ -459,8 +464,7 @@ def kernel_python(root: Path) -> str:
     return str(root / ".venv" / "kernel" / "bin" / "python")
 
 
-if __name__ == "__main__":  # python autograder/sandbox.py: is the sandbox usable here?
-    try:
-        print(f"bubblewrap: {check_bwrap()}")
-    except SandboxUnavailable as e:
-        sys.exit(str(e))
+if __name__ == "__main__":  # python autograder/sandbox.py: can this machine grade sandboxed?
+    import doctor
+
+    sys.exit(doctor.main())
