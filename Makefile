@@ -24,7 +24,9 @@ $(KERNEL_STAMP): autograder/kernel-requirements.txt $(STAMP)
 	$(KERNEL)/bin/python -m pip install --quiet --disable-pip-version-check -r autograder/kernel-requirements.txt
 	@touch $@
 
+# Both venvs' python links to $(PYTHON)'s real file: warn if other users cannot run it (pyenv under /root).
 setup: $(STAMP) $(KERNEL_STAMP)
+	@$(PYTHON) -c 'import os,sys; p=os.path.realpath(getattr(sys,"_base_executable",None) or sys.executable); shut=[d for d in [p[:i] or "/" for i,c in enumerate(p) if c=="/"] if not os.stat(d).st_mode&1]+[p]*(os.stat(p).st_mode&5!=5); shut and print(f"make setup: warning: {p}, the Python of .venv and .venv/kernel, is closed to other users ({shut[0]}): only you can use these venvs. For a course that others grade or share: rm -rf .venv && make setup PYTHON=/usr/bin/python3 (any Python 3.10+ that all users can run).",file=sys.stderr)' || true
 
 # The practice pages' npm packages (Pyodide, CodeMirror, esbuild): `npm ci` installs exactly
 # book/_web/package-lock.json, checking every tarball against its integrity hash; build.mjs

@@ -34,10 +34,6 @@ from pathlib import Path
 # Moves the shell into each group named before "--", then becomes the command after it.
 ENTER = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 97; shift; done; shift; exec "$@"'
 ENTER_FAILED = 97  # the exit status of a kernel that could not enter its group
-# The grading events the sandbox writes (nbgrader_plugins): how the submission was
-# capped (every kernel), and what the cap stopped (explains a score: not a flag).
-CAP_EVENT = "submission cap"
-CAP_HIT_EVENT = "hit the submission's cap"
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,12 @@ and ``grading-events.shard-K-of-N.jsonl``, for N machines sharing the course dir
 Without a usable bubblewrap, grading refuses to start and says what to install;
 ``--unsafe`` grades without the sandbox, and the report says so on every row.
 
+Run it as the user who owns the course directory. Run by root in a course that belongs to
+someone else, it refuses (``--allow-root`` overrides): the files it would leave in
+``autograded/``, ``feedback/`` and the gradebook would belong to root, and the owner's
+next run would fail on them. After ``--collect``, the collected submissions are made
+unwritable by group and others (nbgrader's exchange hands them over writable by all).
+
 The exit status is 1 when a row is failed, missing from gradebook or not autograded
 (those need the instructor), else 0.
 """
@@ -39,7 +45,12 @@ The exit status is 1 when a row is failed, missing from gradebook or not autogra
 from __future__ import annotations
 
 import argparse
+import grp
+import json
 import os
+import pwd
+import shlex
+import stat
 import sys
 import tempfile
 import time
@@ -48,6 +59,7 @@ from multiprocessing import get_context
 from pathlib import Path
 
 import report
+from events import AUTOGRADED, FAILED, MISSING, UNSAFE, GradingEvent, read_events, replace_events
 from gradebooks import copy_gradebook, db_url, merge
 from release import release, source_assignments
 from runner import ROOT, run_nbgrader
@@ -82,10 +94,8 @@ def _grade_one(assignment: str, student: str) -> dict:
         feedback = run_nbgrader(["generate_feedback", assignment, *common], root=w["root"])
         ok = feedback.status == 0
         result.errors += feedback.errors
-    event = {"assignment": assignment, "student": student, "notebook": None, "cell": "",
-             "event": report.AUTOGRADED if ok else report.FAILED, "flag": False,
-             "seconds": round(seconds, 3),
-             "detail": "" if ok else _first_error(result.errors)}
+    event = GradingEvent(assignment, student, None, "", AUTOGRADED if ok else FAILED,
+                         "" if ok else _first_error(result.errors), seconds=round(seconds, 3))
     return {"assignment": assignment, "student": student, "db": str(w["db"]),
             "events": str(w["events"]), "event": event}
 
@@ -116,7 +126,7 @@ def submissions(root: Path, assignments: list[str]) -> tuple[list[tuple[str, str
 
 
 def grade_all(tasks: list[tuple[str, str]], *, root: Path, gradebook: Path, jobs: int,
-              extra: list[str], quiet: bool) -> tuple[list[dict], list[dict]]:
+              extra: list[str], quiet: bool) -> tuple[list[dict], list[GradingEvent]]:
     """Grade ``tasks`` on ``jobs`` workers; merge into ``gradebook``; return (results, events)."""
     from tqdm import tqdm
 
@@ -135,7 +145,7 @@ def grade_all(tasks: list[tuple[str, str]], *, root: Path, gradebook: Path, jobs
         for r in results:
             by_db.setdefault(Path(r["db"]), []).append((r["assignment"], r["student"]))
         merge(gradebook, by_db)
-        events = [e for f in sorted({r["events"] for r in results}) for e in report.read_events(Path(f))]
+        events = [e for f in sorted({r["events"] for r in results}) for e in read_events(f)]
     results.sort(key=lambda r: (r["assignment"], r["student"]))
     return results, events + [r["event"] for r in results]
 
@@ -162,31 +172,64 @@ def collect(assignment: str, how: str, exchange_root: str | None, root: Path, qu
         args = ["zip_collect", assignment, "--force"]
     if args and run_nbgrader(args, root=root, echo=not quiet).status != 0:
         raise SystemExit(f"nbgrader {' '.join(args)} failed (its log is above)")
+    if args:
+        close_submissions(root, assignment)
+
+
+def close_submissions(root: Path, assignment: str) -> None:
+    """Take group and others' write permission off ``submitted/*/<assignment>/`` and all in
+    it: nbgrader's collect copies the exchange's submission folder with its mode, 0777, so
+    any user who can reach the course could write into any student's submission. Only
+    what this user owns is changed; symbolic links are left alone."""
+    me = os.geteuid()
+    for folder in sorted((root / "submitted").glob(f"*/{assignment}")):
+        if folder.is_symlink() or not folder.is_dir():
+            continue
+        paths = [folder.parent, folder]
+        for d, dirs, files in os.walk(folder):
+            paths += [Path(d, name) for name in dirs + files]
+        for path in paths:
+            st = path.lstat()
+            if not stat.S_ISLNK(st.st_mode) and st.st_uid == me and st.st_mode & 0o022:
+                path.chmod(stat.S_IMODE(st.st_mode) & ~0o022)
+
+
+def exported_assignments(root: Path) -> list[str]:
+    """The assignments of grades.csv: those of the gradebook that someone submitted.
+    ``make exercises`` puts every assignment in the gradebook (and in exercises/), handed
+    out or not; nbgrader's export alone would give everyone a 0 for each."""
+    from nbgrader.api import Gradebook
+
+    with Gradebook(db_url(root / "gradebook.db")) as gb:
+        return [a.name for a in gb.assignments if a.submissions]
 
 
 def finish(root: Path, everything: list[str], *, unsafe: bool, quiet: bool) -> int:
     """Export grades.csv and write the report; the exit status."""
-    run_nbgrader(["export"], root=root, echo=not quiet)
-    rows = report.report_rows(root, db_url(root / "gradebook.db"), everything,
-                              report.read_events(root / EVENTS))
-    csv_path, md_path = report.write_report(rows, root, unsafe=unsafe)
+    # An empty list would mean "every assignment" to nbgrader: [""] matches none.
+    names = exported_assignments(root) or [""]
+    run_nbgrader(["export", f"--ExportPlugin.assignment={json.dumps(names)}"], root=root,
+                 echo=not quiet)
+    events = read_events(root / EVENTS)
+    rows = report.report_rows(root, db_url(root / "gradebook.db"), everything, events)
+    csv_path, md_path = report.write_report(rows, root, unsafe=unsafe, events=events)
     if not quiet:
         print(md_path.read_text(encoding="utf-8"))
     print(f"written: {root / 'grades.csv'}, {csv_path}, {md_path}", file=sys.stderr)
-    return 1 if any(r["status"] in (report.FAILED, report.MISSING, report.NOT_AUTOGRADED)
+    return 1 if any(r["status"] in (FAILED, MISSING, report.NOT_AUTOGRADED)
                     for r in rows) else 0
 
 
-def merge_shards(root: Path, n: int) -> list[dict]:
+def merge_shards(root: Path, n: int) -> list[GradingEvent]:
     """Combine ``gradebook.shard-K-of-N.db`` (K = 1..N) into gradebook.db; their events."""
     events, sources = [], {}
     for k in range(1, n + 1):
         db, ev = root / f"gradebook.shard-{k}-of-{n}.db", root / f"grading-events.shard-{k}-of-{n}.jsonl"
         if not db.exists() or not ev.exists():
             raise SystemExit(f"grade.py --merge {n}: shard {k} is missing ({db.name}, {ev.name})")
-        shard_events = report.read_events(ev)
-        sources[db] = sorted({(e["assignment"], e["student"]) for e in shard_events
-                              if e["event"] in (report.AUTOGRADED, report.FAILED)})
+        shard_events = read_events(ev)
+        sources[db] = sorted({(e.assignment, e.student) for e in shard_events
+                              if e.event in (AUTOGRADED, FAILED)})
         events += shard_events
     merge(root / "gradebook.db", sources)
     return events
@@ -210,6 +253,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--unsafe", action="store_true",
                         help="grade WITHOUT the sandbox (your own test submissions only)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar, no report on stdout")
+    parser.add_argument("--allow-root", action="store_true",
+                        help="grade as root in a course directory that belongs to another user")
     args = parser.parse_args(argv)
     if args.jobs < 1:
         parser.error("--jobs must be at least 1")
@@ -226,11 +271,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     root = ROOT
+    if not args.allow_root:
+        check_not_root(root, sys.argv[1:] if argv is None else argv)
     everything = source_assignments(root)
     if args.merge:
-        report.replace_events(root / EVENTS, events := merge_shards(root, args.merge),
-                              {(e["assignment"], e["student"]) for e in events})
-        return finish(root, everything, unsafe=any(e["event"] == report.UNSAFE for e in events),
+        replace_events(root / EVENTS, events := merge_shards(root, args.merge),
+                       {(e.assignment, e.student) for e in events})
+        return finish(root, everything, unsafe=any(e.event == UNSAFE for e in events),
                       quiet=args.quiet)
     for a in args.assignments:
         if a not in everything:
@@ -262,23 +309,76 @@ def main(argv: list[str] | None = None) -> int:
     extra = ([f"--Execute.timeout={args.timeout}"] if args.timeout else []) + (
         ["--SandboxedKernelManager.unsafe=True"] if args.unsafe else [])
     start = time.perf_counter()
-    results, events = grade_all(tasks, root=root, gradebook=target, jobs=min(args.jobs, max(1, len(tasks))),
+    workers = min(args.jobs, max(1, len(tasks)))  # no more workers than submissions
+    results, events = grade_all(tasks, root=root, gradebook=target, jobs=workers,
                                 extra=extra, quiet=args.quiet)
     print(f"graded {len(results)} notebooks in {time.perf_counter() - start:.1f} s "
-          f"with {args.jobs} worker(s)", file=sys.stderr)
-    events += [{"assignment": a, "student": s, "notebook": None, "cell": "", "event": report.MISSING,
-                "detail": "", "flag": False} for a, s in empty]
+          f"with {workers} worker(s)", file=sys.stderr)
+    events += [GradingEvent(a, s, None, "", MISSING) for a, s in empty]
     if args.unsafe:
-        events += [{"assignment": a, "student": s, "notebook": None, "cell": "", "event": report.UNSAFE,
-                    "detail": "student code ran without the sandbox", "flag": True} for a, s in tasks]
+        events += [GradingEvent(a, s, None, "", UNSAFE, "student code ran without the sandbox", flag=True)
+                   for a, s in tasks]
     for a in sorted({a for a, _ in tasks}):
-        events += [e for e in report.identical_solutions(root, a) if (a, e["student"]) in set(tasks)]
-    report.replace_events(events_path, events, set(tasks) | set(empty))
+        events += [e for e in report.identical_solutions(root, a) if (a, e.student) in set(tasks)]
+    replace_events(events_path, events, set(tasks) | set(empty))
     if args.shard:
         print(f"shard {args.shard[0]}/{args.shard[1]} done: {target.name}, {events_path.name}; "
               f"when every shard is done, run grade.py --merge {args.shard[1]}", file=sys.stderr)
         return 0
     return finish(root, everything, unsafe=args.unsafe, quiet=args.quiet)
+
+
+def _name(db, key: int) -> str | None:
+    try:
+        return db(key)[0]
+    except KeyError:
+        return None
+
+
+def not_owned(root: Path, uid: int) -> list[str]:
+    """The course's top-level entries (but .git) that hold anything ``uid`` does not own."""
+    out = []
+    for entry in sorted(root.iterdir(), key=lambda p: p.name):
+        if entry.name == ".git":
+            continue
+        other = entry.lstat().st_uid != uid
+        if not other and entry.is_dir() and not entry.is_symlink():
+            for d, dirs, files in os.walk(entry):
+                if any(os.lstat(os.path.join(d, n)).st_uid != uid for n in dirs + files):
+                    other = True
+                    break
+        if other:
+            out.append(entry.name)
+    return out
+
+
+def check_not_root(root: Path, argv: list[str]) -> None:
+    """Refuse to run as root in a course directory that belongs to someone else."""
+    if os.geteuid() != 0:
+        return
+    st = root.stat()
+    if st.st_uid == 0:
+        return
+    user = _name(pwd.getpwuid, st.st_uid)
+    group = _name(grp.getgrgid, st.st_gid)
+    who = user or f"uid {st.st_uid}"
+    owner = f"{user or st.st_uid}:{group or st.st_gid}"
+    lines = [
+        f"grade.py: {root} belongs to {who}, and this is root. Graded as root, autograded/, "
+        f"feedback/, gradebook.db and the events would belong to root, and {who}'s next run "
+        "would fail on them with PermissionError. Run it as the owner:",
+        "",
+        f"    cd {shlex.quote(str(root))} && sudo -u {shlex.quote(user or f'#{st.st_uid}')} "
+        f".venv/bin/python autograder/grade.py {shlex.join(argv)}".rstrip(),
+        "",
+        "or pass --allow-root to grade as root all the same.",
+    ]
+    others = not_owned(root, st.st_uid)
+    if others:
+        lines += ["", f"These hold files that {who} does not own, from an earlier run as root? "
+                  "Give them back first:", "",
+                  f"    cd {shlex.quote(str(root))} && sudo chown -R {owner} {shlex.join(others)}"]
+    raise SystemExit("\n".join(lines))
 
 
 def gradebook_assignments(root: Path) -> set[str]:

@@ -14,6 +14,16 @@ produce a passing record without computing the right results itself.
 
 Cases and answers depend only on the instructor's code, so they are computed once per
 process and hidden section.
+
+The hidden sections get into the notebook that runs as nbgrader puts them there: the
+gradebook keeps each test cell with its hidden section, and autograding's
+``OverwriteCells`` writes that source over a locked cell whose checksum differs from the
+gradebook's. But that checksum is the one from before ``generate_assignment`` cut the
+hidden section, so every untouched test cell differed, and nbgrader warned of each
+(``Attribute 'checksum' for cell ... has changed!``). :class:`OverwriteCellsKnowingHiddenTests`
+(the sanitizing pipeline's, ``nbgrader_config.py``) first gives its hidden section back to
+a cell that is exactly as released, so the warning is left for a cell that a student
+really changed (which nbgrader still overwrites with the instructor's).
 """
 
 from __future__ import annotations
@@ -23,6 +33,10 @@ import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
+
+from nbformat import NotebookNode
+from nbgrader.api import MissingEntry
+from nbgrader.preprocessors import ClearHiddenTests, OverwriteCells
 
 from tokref.grading import (
     RECORD_MIME,
@@ -159,3 +173,25 @@ def check_cell(prepared: list[Prepared], records: list[Any]) -> tuple[list[str],
         else:
             passed.append(f"{p.test.name} ({len(p.cases)} cases)")
     return passed, failures, irregular
+
+
+class OverwriteCellsKnowingHiddenTests(OverwriteCells):
+    """nbgrader's ``OverwriteCells``, which knows that a test cell was released without its
+    hidden section (see the module docstring)."""
+
+    def preprocess_cell(self, cell, resources, index):
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if grade_id is not None and cell.cell_type == "code":
+            try:
+                source_cell = self.gradebook.find_source_cell(grade_id, self.notebook_id,
+                                                              self.assignment_id)
+            except MissingEntry:
+                pass  # nbgrader's own code says so
+            else:
+                released = NotebookNode(cell_type="code", source=source_cell.source, metadata={})
+                clear = ClearHiddenTests(config=self.config)
+                if (source_cell.locked and source_cell.cell_type == "code"
+                        and clear._remove_hidden_test_region(released)
+                        and cell.source == released.source):
+                    cell.source = source_cell.source
+        return super().preprocess_cell(cell, resources, index)

@@ -22,17 +22,16 @@ its points).
     expected. An ``execute_result`` in a test cell (nbgrader would read it as partial
     credit; no test of ours makes one) is turned into a display.
 
-Everything that happened goes to one JSON-lines file (:class:`GradingEvents`), one object
-per line: ``{"assignment", "student", "notebook", "cell", "event", "detail", "flag"}``,
-where ``flag`` is true for what a person should look at (something the submission tried,
-or a record that should have been there) and false for what explains a score (``kernel
-died``, ``timed out``, ``notebook out of time``, ``output truncated``). Flags never change a
-score.
+Everything that happened goes to one JSON-lines file (:class:`GradingEvents`), one
+``events.GradingEvent`` per line (``assignment``, ``student``, ``notebook``, ``cell``,
+``event``, ``detail``, ``flag``), where ``flag`` is true for what a person should look at
+(something the submission tried, or a record that should have been there) and false for
+what explains a score (``kernel died``, ``timed out``, ``notebook out of time``, ``output
+truncated``). Flags never change a score.
 """
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from typing import Any
@@ -40,12 +39,14 @@ from typing import Any
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat.v4 import new_output
 from nbgrader.converters import Autograde
-from nbgrader.preprocessors import Execute, LimitOutput, NbGraderPreprocessor, SaveAutoGrades
+from nbgrader.preprocessors import (Execute, LimitOutput, NbGraderPreprocessor, OverwriteCells,
+                                    SaveAutoGrades)
 from traitlets import Integer, Unicode
 from traitlets.config import Configurable
 
-from hidden_tests import check_cell, hidden_tests_for, is_record
-from report import KERNEL_DIED, OUT_OF_TIME, OUTPUT_TRUNCATED, TIMED_OUT  # also report statuses
+from events import (KERNEL_DIED, NO_RECORD, OUT_OF_TIME, OUTPUT_TRUNCATED, RECORD_OUTSIDE,
+                    RESULT_IN_TEST, TIMED_OUT, GradingEvent, append_events)
+from hidden_tests import OverwriteCellsKnowingHiddenTests, check_cell, hidden_tests_for, is_record
 from sandbox import SandboxedKernelManager
 
 TRUNCATED = "... Output truncated ..."  # the marker nbgrader's LimitOutput writes
@@ -67,7 +68,7 @@ SUSPICIOUS_RE = {k: re.compile(v) for k, v in SUSPICIOUS.items()}
 
 
 class GradingEvents(Configurable):
-    """Where the plugins write what happened: one JSON object per line, appended."""
+    """Where the plugins write what happened: one ``GradingEvent`` per line, appended."""
 
     path = Unicode("grading-events.jsonl",
                    help="The events file (relative to the directory nbgrader runs in, the course root)"
@@ -76,11 +77,9 @@ class GradingEvents(Configurable):
     def write(self, resources: dict | None, event: str, cell: str = "", detail: str = "",
               *, flag: bool = False) -> None:
         info = (resources or {}).get("nbgrader", {})
-        record = {"assignment": info.get("assignment"), "student": info.get("student"),
-                  "notebook": info.get("notebook"), "cell": cell, "event": event,
-                  "detail": detail, "flag": flag}
-        with open(self.path, "a", encoding="utf-8") as f:
-            f.write(json.dumps(record, sort_keys=True, ensure_ascii=False) + "\n")
+        append_events(self.path, [GradingEvent(
+            str(info.get("assignment") or ""), str(info.get("student") or ""), info.get("notebook"),
+            cell, event, str(detail), flag=bool(flag))])
 
 
 def _cell_name(cell: Any, index: int) -> str:
@@ -129,7 +128,8 @@ class ExecuteAndReport(Execute):
         finally:
             if self._sandbox is not None:
                 for finding in self._sandbox.findings:
-                    self._events.write(resources, finding["flag"], "", finding["detail"], flag=True)
+                    self._events.write(resources, finding["event"], "", finding["detail"],
+                                       flag=finding["flag"])
 
     def create_kernel_manager(self):
         km = super().create_kernel_manager()
@@ -245,20 +245,20 @@ class CheckHiddenTests(NbGraderPreprocessor):
             prepared = hidden.by_cell.get(meta.get("grade_id")) if meta.get("grade") else None
             if not prepared:
                 if records:
-                    events.write(resources, "showed a hidden-test record outside its test cell",
+                    events.write(resources, RECORD_OUTSIDE,
                                  name, f"{len(records)} record(s)", flag=True)
                 continue
             for output in cell.outputs:
                 if output.output_type == "execute_result":  # would be read as partial credit
                     output.output_type = "display_data"
                     output.pop("execution_count", None)
-                    events.write(resources, "made a result in a test cell", name,
+                    events.write(resources, RESULT_IN_TEST, name,
                                  "nbgrader would have read it as a score", flag=True)
             if any(o.output_type == "error" for o in cell.outputs):
                 continue  # already 0: a visible test or the code failed before the records
             passed, failures, irregular = check_cell(prepared, records)
             for what in irregular:
-                events.write(resources, "test cell without its record", name, what, flag=True)
+                events.write(resources, NO_RECORD, name, what, flag=True)
             if passed:
                 cell.outputs.append(new_output(
                     "stream", name="stdout", text=f"Hidden tests passed: {', '.join(passed)}.\n"))
@@ -278,3 +278,13 @@ def autograde_preprocessors() -> list[type]:
     out = [swap.get(pp, pp) for pp in default]
     out.insert(out.index(SaveAutoGrades), CheckHiddenTests)
     return out
+
+
+def sanitize_preprocessors() -> list[type]:
+    """nbgrader's sanitizing pipeline (it runs before autograding) with ``OverwriteCells``
+    swapped for ``hidden_tests.OverwriteCellsKnowingHiddenTests``."""
+    default = Autograde.class_traits()["sanitize_preprocessors"].default()
+    if OverwriteCells not in default:
+        raise RuntimeError(f"nbgrader's sanitize pipeline changed (no OverwriteCells in {default}); "
+                           "update autograder/nbgrader_plugins.py")
+    return [OverwriteCellsKnowingHiddenTests if pp is OverwriteCells else pp for pp in default]

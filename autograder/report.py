@@ -1,12 +1,12 @@
 """The grading report: one row per student and assignment of ``submitted/``, read from the
 gradebook (scores) and from the events file (what happened, what to look at).
 
-``grading-events.jsonl`` holds one JSON object per line, written by the autograde plugins
-(``nbgrader_plugins.py``) and by ``grade.py`` (``autograded`` and ``failed`` with the
-seconds nbgrader took, ``missing``, identical solution cells, grading without a
-sandbox). ``grade.py`` rewrites it after each run: the lines of the submissions it graded
-are replaced, the others kept, so the report always shows every submission's last
-grading.
+``grading-events.jsonl`` holds one event per line (``events.py``: the record and its
+names), written by the autograde plugins (``nbgrader_plugins.py``) and by ``grade.py``
+(``autograded`` and ``failed`` with the seconds nbgrader took, ``missing``, identical
+solution cells, grading without a sandbox). ``grade.py`` rewrites it after each run: the
+lines of the submissions it graded are replaced, the others kept, so the report always
+shows every submission's last grading.
 
 Statuses, most severe first (a row shows the first that applies; ``details`` lists all):
 
@@ -19,6 +19,10 @@ Statuses, most severe first (a row shows the first that applies; ``details`` lis
     timed out               a cell ran past the timeout, was interrupted, scored 0
     output truncated        a cell printed more than LimitOutput keeps
     graded                  nothing unusual
+
+``hit the submission's memory cap`` goes into ``details`` as a kernel's death does (the
+kernel's death, if it died, sets the status). The sandbox's ``submission cap`` (how the
+whole submission was capped) is said once, in the Markdown report's header.
 
 A submission with written answers that wait for a person (``needs_manual_grade``) keeps
 its status; ``details`` lists those cells and their points, which the score counts as 0
@@ -38,37 +42,20 @@ import json
 import re
 from collections import defaultdict
 from pathlib import Path
+from typing import Iterable
+
+from events import (AUTOGRADED, FAILED, HIT_CAP, IDENTICAL, KERNEL_DIED, MISSING,
+                    OUT_OF_TIME, OUTPUT_TRUNCATED, SUBMISSION_CAP, TIMED_OUT, GradingEvent)
 
 GRADED = "graded"
-FAILED = "failed"
-MISSING = "missing from gradebook"
 NOT_AUTOGRADED = "not autograded"
-KERNEL_DIED, OUT_OF_TIME, TIMED_OUT = "kernel died", "notebook out of time", "timed out"
-OUTPUT_TRUNCATED = "output truncated"
 SEVERITY = [MISSING, NOT_AUTOGRADED, FAILED, KERNEL_DIED, OUT_OF_TIME, TIMED_OUT,
             OUTPUT_TRUNCATED, GRADED]
-# Events grade.py writes for every submission it tried: the end of its record.
-AUTOGRADED = "autograded"
-IDENTICAL = "solution cell identical to other students'"
-UNSAFE = "graded without a sandbox (--unsafe)"
+# Events that explain a score without being a status of their own: in the row's details.
+EXPLAINS = {HIT_CAP}
 
 REPORT_FIELDS = ["assignment", "student", "status", "score", "max_score",
                  "needs_manual_grade", "seconds", "feedback", "details", "flags"]
-
-
-def read_events(path: Path) -> list[dict]:
-    if not path.exists():
-        return []
-    with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
-
-
-def replace_events(path: Path, new: list[dict], graded: set[tuple[str, str]]) -> None:
-    """Keep the events of submissions not in ``graded``, then add ``new``."""
-    kept = [e for e in read_events(path) if (e.get("assignment"), e.get("student")) not in graded]
-    with open(path, "w", encoding="utf-8") as f:
-        for e in kept + new:
-            f.write(json.dumps(e, sort_keys=True, ensure_ascii=False) + "\n")
 
 
 def _normalised(source: str) -> str:
@@ -76,7 +63,7 @@ def _normalised(source: str) -> str:
     return "\n".join(line for line in lines if line)
 
 
-def identical_solutions(root: Path, assignment: str) -> list[dict]:
+def identical_solutions(root: Path, assignment: str) -> list[GradingEvent]:
     """Flags for solution cells that two or more students submitted alike (comments and
     blank lines aside), other than the unchanged stub."""
     stubs: dict[str, str] = {}
@@ -103,8 +90,8 @@ def identical_solutions(root: Path, assignment: str) -> list[dict]:
     for (gid, _), students in sorted(groups.items()):
         for student in sorted(set(students)) if len(set(students)) > 1 else []:
             others = ", ".join(s for s in sorted(set(students)) if s != student)
-            flags.append({"assignment": assignment, "student": student, "notebook": None,
-                          "cell": gid, "event": IDENTICAL, "detail": f"same as {others}", "flag": True})
+            flags.append(GradingEvent(assignment, student, None, gid, IDENTICAL,
+                                      f"same as {others}", flag=True))
     return flags
 
 
@@ -116,13 +103,14 @@ def manual_pending(submission) -> list[tuple[str, float]]:
             if grade.needs_manual_grade]
 
 
-def report_rows(root: Path, db_url: str, assignments: list[str], events: list[dict]) -> list[dict]:
+def report_rows(root: Path, db_url: str, assignments: list[str],
+                events: Iterable[GradingEvent]) -> list[dict]:
     """One row per student × assignment in submitted/ (see the module docstring)."""
     from nbgrader.api import Gradebook, MissingEntry
 
-    by_submission: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    by_submission: dict[tuple[str, str], list[GradingEvent]] = defaultdict(list)
     for e in events:
-        by_submission[(e.get("assignment"), e.get("student"))].append(e)
+        by_submission[(e.assignment, e.student)].append(e)
     rows = []
     with Gradebook(db_url) as gb:
         for assignment in assignments:
@@ -133,7 +121,7 @@ def report_rows(root: Path, db_url: str, assignments: list[str], events: list[di
                 row = {"assignment": assignment, "student": student, "score": "", "max_score": "",
                        "needs_manual_grade": "", "seconds": "", "feedback": ""}
                 statuses, details, flags = [], [], []
-                if not any(e["event"] in (AUTOGRADED, FAILED, MISSING) for e in evs):
+                if not any(e.event in (AUTOGRADED, FAILED, MISSING) for e in evs):
                     statuses.append(NOT_AUTOGRADED)
                 try:
                     sub = gb.find_submission(assignment, student)
@@ -151,21 +139,22 @@ def report_rows(root: Path, db_url: str, assignments: list[str], events: list[di
                             + ", ".join(f"{name} ({p:g})" for name, p in pending)
                             + "; the score counts them as 0 until then")
                 for e in evs:
-                    event, detail = e["event"], e.get("detail") or ""
-                    if e.get("flag"):
-                        where = f" ({e['cell']})" if e.get("cell") else ""
+                    event, detail = e.event, e.detail
+                    if e.flag:
+                        where = f" ({e.cell})" if e.cell else ""
                         flags.append(f"{event}{where}: {detail}" if detail else f"{event}{where}")
                     elif event == AUTOGRADED:
-                        row["seconds"] = f"{e.get('seconds', 0):.1f}"
+                        row["seconds"] = f"{e.seconds or 0:.1f}"
                     elif event == FAILED:
-                        row["seconds"] = f"{e.get('seconds', 0):.1f}"
+                        row["seconds"] = f"{e.seconds or 0:.1f}"
                         statuses.append(FAILED)
                         details.append(f"nbgrader gave up: {detail}")
                         if (root / "feedback" / student / assignment).is_dir():
                             details.append("its feedback is from an earlier grading")
-                    elif event in SEVERITY:
-                        statuses.append(event)
-                        where = f"{e.get('notebook')}.ipynb, cell {e.get('cell')}"
+                    elif event in SEVERITY or event in EXPLAINS:
+                        if event in SEVERITY:
+                            statuses.append(event)
+                        where = f"{e.notebook}.ipynb" + (f", cell {e.cell}" if e.cell else "")
                         details.append(f"{event} in {where}" + (f": {detail}" if detail else ""))
                 feedback = sorted((root / "feedback" / student / assignment).glob("*.html"))
                 row["feedback"] = " ".join(str(p.relative_to(root)) for p in feedback)
@@ -176,8 +165,17 @@ def report_rows(root: Path, db_url: str, assignments: list[str], events: list[di
     return rows
 
 
-def write_report(rows: list[dict], root: Path, *, unsafe: bool = False) -> tuple[Path, Path]:
-    """``grading-report.csv`` and ``grading-report.md`` in ``root``."""
+def submission_caps(rows: list[dict], events: Iterable[GradingEvent]) -> list[str]:
+    """The distinct ``submission cap`` details of the rows' submissions, in order."""
+    graded = {(r["assignment"], r["student"]) for r in rows}
+    return list(dict.fromkeys(e.detail for e in events
+                              if e.event == SUBMISSION_CAP and (e.assignment, e.student) in graded))
+
+
+def write_report(rows: list[dict], root: Path, *, unsafe: bool = False,
+                 events: Iterable[GradingEvent] = ()) -> tuple[Path, Path]:
+    """``grading-report.csv`` and ``grading-report.md`` in ``root``; ``events`` give the
+    header's line on the whole-submission cap."""
     csv_path, md_path = root / "grading-report.csv", root / "grading-report.md"
     with open(csv_path, "w", newline="", encoding="utf-8") as f:
         writer = csv.DictWriter(f, fieldnames=REPORT_FIELDS)
@@ -197,10 +195,18 @@ def write_report(rows: list[dict], root: Path, *, unsafe: bool = False) -> tuple
         "Scores are nbgrader's (also in `grades.csv`); a status other than *graded*, or a "
         "flag, needs a look. Flags never change a score.",
         "",
-        ", ".join(f"{status}: {counts[status]}" for status in SEVERITY if counts[status])
-        or "no submissions",
-        f"; flagged: {len(flagged)}" if flagged else "",
-        f"; waiting for manual grading in the formgrader: {manual}" if manual else "",
+    ]
+    caps = submission_caps(rows, events)
+    if len(caps) == 1:
+        lines += [f"Whole-submission cap: {caps[0]}", ""]
+    elif caps:
+        lines += ["Whole-submission cap (not the same for every submission): "
+                  + "; ".join(caps), ""]
+    lines += [
+        (", ".join(f"{status}: {counts[status]}" for status in SEVERITY if counts[status])
+         or "no submissions")
+        + (f"; flagged: {len(flagged)}" if flagged else "")
+        + (f"; waiting for manual grading in the formgrader: {manual}" if manual else ""),
         "",
         "| " + " | ".join(REPORT_FIELDS) + " |",
         "|" + "---|" * len(REPORT_FIELDS),

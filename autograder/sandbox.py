@@ -64,6 +64,7 @@ from pathlib import Path
 from typing import Any
 
 import cgroups
+import events
 from jupyter_client.kernelspec import KernelSpec
 from jupyter_client.manager import AsyncKernelManager
 from traitlets import Bool, Dict, Integer, Unicode
@@ -389,9 +390,9 @@ class SandboxedKernelManager(AsyncKernelManager):
         detail = cap.describe() if cap.mechanism.name != "none" else (
             f"per process only, no cgroup here: {tasks} processes and threads x "
             f"{self.memory_mb} MiB of address space, at most {tasks * self.memory_mb} MiB")
-        self.findings.append({"event": cgroups.CAP_EVENT, "detail": detail, "flag": False})
+        self.findings.append({"event": events.SUBMISSION_CAP, "detail": detail, "flag": False})
         for seen in cap.close():
-            self.findings.append({"event": cgroups.CAP_HIT_EVENT, "detail": seen, "flag": False})
+            self.findings.append({"event": events.HIT_CAP, "detail": seen, "flag": False})
 
     def _mounts(self, p: Path) -> list[str]:
         bwrap = check_bwrap(self.bwrap)

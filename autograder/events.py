@@ -1,0 +1,120 @@
+"""Grading events: what happened to a submission, as one typed record.
+
+``grading-events.jsonl`` holds one :class:`GradingEvent` per line, as JSON with sorted
+keys. The autograde plugins (``nbgrader_plugins.GradingEvents``) and ``grade.py`` write
+them, ``report.py`` reads them; all three go through this module, which is the schema:
+
+    assignment, student   the submission (nbgrader's ids)
+    notebook              the notebook's name without ``.ipynb``, or null (the submission)
+    cell                  the grade_id of the test or solution cell, or "" (none)
+    event                 what happened: one of the names below, or a flag's own name
+                          (the sandbox's findings, the text scan of nbgrader_plugins)
+    detail                more about it, or ""
+    flag                  true: a person should look at it (never a change of score);
+                          false: it explains a score or the grading
+    seconds               only on ``autograded`` and ``failed``: nbgrader's time
+
+A line that is not such a record (a crash in the middle of a write, a hand edit) is
+skipped by :func:`read_events`, which says on stderr how many lines of which file it
+skipped and why the first one was; the next rewrite of the file drops them. Skipping
+keeps one broken line from stopping the grading of a whole class; the warning keeps it
+from passing unseen.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Iterable
+
+# What grade.py records for every submission it tried: the end of its record.
+AUTOGRADED = "autograded"
+FAILED = "failed"                                  # nbgrader gave up on the submission
+MISSING = "missing from gradebook"                 # a folder of submitted/ without a notebook
+# What the autograde plugins record (also statuses of the report, see report.py).
+KERNEL_DIED = "kernel died"
+OUT_OF_TIME = "notebook out of time"
+TIMED_OUT = "timed out"
+OUTPUT_TRUNCATED = "output truncated"
+# From the sandbox (sandbox.py's findings), flag false.
+SUBMISSION_CAP = "submission cap"                  # how the whole submission was capped
+HIT_CAP = "hit the submission's cap"  # the cap acted (memory or tasks): explains a score
+# Flags: what a person should look at.
+IDENTICAL = "solution cell identical to other students'"
+UNSAFE = "graded without a sandbox (--unsafe)"
+RECORD_OUTSIDE = "showed a hidden-test record outside its test cell"
+RESULT_IN_TEST = "made a result in a test cell"
+NO_RECORD = "test cell without its record"
+
+
+@dataclass(frozen=True)
+class GradingEvent:
+    assignment: str
+    student: str
+    notebook: str | None
+    cell: str
+    event: str
+    detail: str = ""
+    flag: bool = False
+    seconds: float | None = None
+
+    def to_json(self) -> str:
+        record = asdict(self)
+        if self.seconds is None:
+            del record["seconds"]
+        return json.dumps(record, sort_keys=True, ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, line: str) -> GradingEvent:
+        """The event of one line; ValueError, saying what is wrong, if it is none."""
+        try:
+            record = json.loads(line)
+        except ValueError as e:
+            raise ValueError(f"not JSON ({e})") from None
+        if not isinstance(record, dict):
+            raise ValueError(f"a JSON {type(record).__name__}, not an object")
+        names = {f.name for f in fields(cls)}
+        missing = names - {"seconds"} - set(record)
+        unknown = set(record) - names
+        if missing or unknown:
+            raise ValueError(", ".join([f"missing {', '.join(sorted(missing))}"] * bool(missing)
+                                       + [f"unknown {', '.join(sorted(unknown))}"] * bool(unknown)))
+        for name, ok in [("assignment", str), ("student", str), ("notebook", (str, type(None))),
+                         ("cell", str), ("event", str), ("detail", str), ("flag", bool),
+                         ("seconds", (int, float, type(None)))]:
+            value = record.get(name)
+            if not isinstance(value, ok) or (name == "seconds" and isinstance(value, bool)):
+                raise ValueError(f"{name} is {value!r}")
+        return cls(**record)
+
+
+def append_events(path: Path | str, events: Iterable[GradingEvent]) -> None:
+    with open(path, "a", encoding="utf-8") as f:
+        f.writelines(e.to_json() + "\n" for e in events)
+
+
+def read_events(path: Path | str) -> list[GradingEvent]:
+    """The events of a file (none if it does not exist); bad lines skipped, and said."""
+    path = Path(path)
+    if not path.exists():
+        return []
+    events, bad = [], []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for number, line in enumerate(f, 1):
+            if line.strip():
+                try:
+                    events.append(GradingEvent.from_json(line))
+                except ValueError as e:
+                    bad.append(f"line {number}: {e}")
+    if bad:
+        print(f"grading events: skipped {len(bad)} line(s) of {path} that are no grading event "
+              f"({bad[0]}{'; ...' if len(bad) > 1 else ''})", file=sys.stderr)
+    return events
+
+
+def replace_events(path: Path | str, new: list[GradingEvent], graded: set[tuple[str, str]]) -> None:
+    """Rewrite ``path``: the events of submissions not in ``graded``, then ``new``."""
+    kept = [e for e in read_events(path) if (e.assignment, e.student) not in graded]
+    Path(path).write_text("".join(e.to_json() + "\n" for e in kept + new), encoding="utf-8")
