@@ -1,0 +1,55 @@
+# The test hub of autograder/hub/try_hub.sh (JupyterHub 6.1.1, configurable-http-proxy 5.3.0):
+# one instructor and two students on 127.0.0.1, each user's server a local process that runs
+# as that Linux user. try_hub.sh starts it as root, in $TOKHUB_PREFIX/run/state, with
+#   jupyterhub -f autograder/hub/jupyterhub_config.py
+# and the TOKHUB_* variables below. autograder/README.md ("With JupyterHub") explains it.
+import os
+
+c = get_config()  # noqa: F821  (provided by traitlets when it loads this file)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PREFIX = os.environ.get("TOKHUB_PREFIX", "/opt/tokhub")
+PORT = int(os.environ.get("TOKHUB_PORT", "8765"))
+VENV = f"{PREFIX}/venv"                  # the environment of the hub and of every server
+STATE = f"{PREFIX}/run/state"            # the hub's database, cookie secret, pid files
+CONFIG = f"{PREFIX}/run/etc/jupyter"     # nbgrader_config.py: Exchange.root, course_id
+INSTRUCTOR = os.environ.get("TOKHUB_INSTRUCTOR", "tokhub-instructor")
+STUDENTS = os.environ.get("TOKHUB_STUDENTS", "tokhub-alice tokhub-bob").split()
+
+# --- Network: this machine only ----------------------------------------------------------
+# Users reach the proxy on PORT; the hub's own API and the proxy's API listen on the two
+# ports after it. A real hub puts HTTPS in front (JupyterHub's ssl_cert or a reverse proxy).
+c.JupyterHub.bind_url = f"http://127.0.0.1:{PORT}"
+c.JupyterHub.hub_bind_url = f"http://127.0.0.1:{PORT + 1}"
+c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{PORT + 2}"
+c.ConfigurableHTTPProxy.command = [os.path.join(HERE, "node_modules", ".bin", "configurable-http-proxy")]
+c.ConfigurableHTTPProxy.pid_file = f"{STATE}/proxy.pid"
+c.JupyterHub.db_url = f"sqlite:///{STATE}/jupyterhub.sqlite"
+c.JupyterHub.cookie_secret_file = f"{STATE}/jupyterhub_cookie_secret"
+c.JupyterHub.pid_file = f"{STATE}/jupyterhub.pid"
+
+# --- Who may log in ----------------------------------------------------------------------
+# PAM: the users' Linux passwords (try_hub.sh sets random ones with chpasswd and writes them
+# to $STATE/passwords, readable by root only). A real hub uses PAM too, or OAuth (the
+# university's login: oauthenticator) or LTI from the LMS. No one is a hub admin: an admin
+# could open every student's server.
+c.JupyterHub.authenticator_class = "pam"
+c.PAMAuthenticator.open_sessions = False  # no systemd-logind session per server
+c.Authenticator.allowed_users = {INSTRUCTOR, *STUDENTS}
+
+# --- Each user's server -------------------------------------------------------------------
+# LocalProcessSpawner (JupyterHub's default): the hub, run by root, starts
+# `jupyterhub-singleuser` as the user, in the user's home, which is the server's root
+# directory (the formgrader needs the course directory inside it).
+c.JupyterHub.spawner_class = "localprocess"
+c.Spawner.cmd = [f"{VENV}/bin/jupyterhub-singleuser"]
+c.Spawner.default_url = "/lab"
+c.Spawner.environment = {
+    # nbgrader's apps (and alembic, which the gradebook runs) from the hub's environment
+    "PATH": f"{VENV}/bin:/usr/local/bin:/usr/bin:/bin",
+    # Where every user's nbgrader finds the exchange and the course id: on a real hub,
+    # /etc/jupyter/nbgrader_config.py, which Jupyter reads without being told.
+    "JUPYTER_CONFIG_PATH": CONFIG,
+}
+c.Spawner.start_timeout = 120  # a server's first start on a busy 2-core machine
+c.Spawner.http_timeout = 120

@@ -1,0 +1,301 @@
+#!/usr/bin/env bash
+# Try the course on a JupyterHub of its own, on a TEST machine, as root.
+#
+#   bash autograder/hub/try_hub.sh start    # users, exchange, course, hub on http://127.0.0.1:8765
+#   bash autograder/hub/try_hub.sh stop     # stop the hub, remove the three users and run/
+#   bash autograder/hub/try_hub.sh install  # only build the environment and the proxy
+#   bash autograder/hub/try_hub.sh purge    # stop, and remove $TOKHUB_PREFIX (the venv too)
+#
+# `start` does, in order (autograder/README.md, "With JupyterHub", explains each step):
+#  1. builds $TOKHUB_PREFIX/venv from autograder/hub/requirements.txt and the course's tokref,
+#     with the grading kernel's venv/kernel (autograder/kernel-requirements.txt), readable by
+#     every user, and autograder/hub/node_modules (configurable-http-proxy, `npm ci`);
+#     both are reused while their inputs do not change;
+#  2. creates three Linux users, tokhub-instructor, tokhub-alice and tokhub-bob (homes 0700,
+#     random passwords set with chpasswd and written to run/state/passwords, root only);
+#  3. makes the exchange, run/exchange, mode 1777 (sticky: only its owner may rename or
+#     delete an entry), and run/etc/jupyter/nbgrader_config.py (Exchange.root, course_id),
+#     which the hub's servers find through JUPYTER_CONFIG_PATH (a real hub: /etc/jupyter/);
+#  4. copies this working tree's course files (git ls-files) to ~tokhub-instructor/tokenization,
+#     owned by the instructor, mode 0700, with .venv -> $TOKHUB_PREFIX/venv, writes the
+#     instructor's ~/.jupyter/nbgrader_config.py and runs autograder/release.py as the
+#     instructor (the gradebook learns the assignments);
+#  5. disables the formgrader and "Create Assignment" for each student: `jupyter labextension
+#     disable --level=user` (nbgrader's way) and the user's jupyter_server_config.d file
+#     that `jupyter server extension disable --user` would write (it fails: see below);
+#  6. starts the hub (jupyterhub_config.py beside this script) and waits for it.
+#
+# Settings (environment): TOKHUB_PREFIX (/opt/tokhub), TOKHUB_PORT (8765; the hub also uses
+# the next two ports), TOKHUB_PYTHON (/usr/bin/python3: any Python >= 3.10 that every user
+# can run), TOKHUB_ASSIGNMENTS (what release.py generates: empty for all of source/).
+# Every account it makes has the comment "tokhub test account (autograder/hub/try_hub.sh)";
+# stop removes only those.
+set -euo pipefail
+
+PREFIX=${TOKHUB_PREFIX:-/opt/tokhub}
+PORT=${TOKHUB_PORT:-8765}
+PY=${TOKHUB_PYTHON:-/usr/bin/python3}
+ASSIGNMENTS=${TOKHUB_ASSIGNMENTS:-}
+INSTRUCTOR=tokhub-instructor
+STUDENTS="tokhub-alice tokhub-bob"
+COURSE_ID=tokenization
+MARK="tokhub test account (autograder/hub/try_hub.sh)"
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+VENV=$PREFIX/venv
+RUN=$PREFIX/run
+STATE=$RUN/state
+CONFIG=$RUN/etc/jupyter
+EXCHANGE=$RUN/exchange
+
+say() { printf 'try_hub: %s\n' "$*" >&2; }
+die() { say "$*"; exit 1; }
+
+home_of() { getent passwd "$1" | cut -d: -f6; }
+
+# Run a command as a user, in a directory (default: the user's home), with the environment
+# the hub gives the user's server.
+as_user() {
+    local user=$1 dir=$2; shift 2
+    local home; home=$(home_of "$user")
+    (cd "${dir:-$home}" && runuser -u "$user" -- env -i HOME="$home" USER="$user" LOGNAME="$user" \
+        SHELL=/bin/bash LANG=C.UTF-8 PATH="$VENV/bin:/usr/local/bin:/usr/bin:/bin" \
+        JUPYTER_CONFIG_PATH="$CONFIG" "$@")
+}
+
+ours() {  # whether the account exists and is one of ours
+    [ "$(getent passwd "$1" | cut -d: -f5)" = "$MARK" ]
+}
+
+need_root() {
+    [ "$(id -u)" -eq 0 ] || die "run me as root (I create users and start the hub as root)"
+    for cmd in useradd userdel chpasswd runuser getent setsid; do
+        command -v "$cmd" >/dev/null || die "$cmd is missing"
+    done
+}
+
+# ---------------------------------------------------------------------------------------
+# install: $PREFIX/venv and node_modules, reused while their inputs are unchanged
+# ---------------------------------------------------------------------------------------
+deps_hash() {  # what the environment's packages depend on
+    { "$PY" -c 'import sys; print(sys.version)'
+      cat "$HERE/requirements.txt" "$REPO/autograder/kernel-requirements.txt" "$REPO/solutions/pyproject.toml"
+    } | sha256sum | cut -d' ' -f1
+}
+
+tokref_hash() {  # the course's reference package, which changes more often
+    (cd "$REPO/solutions" && find . -type f -not -path '*/__pycache__/*' -not -path '*.egg-info/*' \
+        -not -path './build/*' -print0 | sort -z | xargs -0 sha256sum) | sha256sum | cut -d' ' -f1
+}
+
+quiet_pip() {  # pip's output less its notes on index locations that do not exist
+    grep -v "is ignored: it is neither a file nor a directory" >&2 || true
+}
+
+do_install() {
+    command -v npm >/dev/null || die "the proxy needs Node.js and npm: apt-get install -y nodejs npm"
+    runuser -u nobody -- "$PY" -c 'import sys; assert sys.version_info >= (3, 10)' 2>/dev/null || die \
+        "$PY must be a Python >= 3.10 that every user can run (a pyenv Python under /root is not): set TOKHUB_PYTHON"
+    "$PY" -c 'import venv, ensurepip' 2>/dev/null || die "$PY has no venv module: apt-get install -y python3-venv"
+    local lock; lock=$(sha256sum "$HERE/package-lock.json" | cut -d' ' -f1)
+    if [ "$(cat "$HERE/node_modules/.tokhub-lock" 2>/dev/null)" != "$lock" ]; then
+        say "npm ci (configurable-http-proxy) in $HERE"
+        (cd "$HERE" && npm ci --no-audit --no-fund --loglevel=error)
+        echo "$lock" > "$HERE/node_modules/.tokhub-lock"
+    fi
+    local deps tokref build
+    deps=$(deps_hash)
+    tokref=$(tokref_hash)
+    build=$(mktemp -d)
+    # tokref from a copy: pip would write build/ and tokref.egg-info/ into solutions/
+    cp -r "$REPO/solutions" "$build/solutions"
+    rm -rf "$build/solutions/build" "$build"/solutions/*.egg-info
+    if [ "$(cat "$VENV/.tokhub-deps" 2>/dev/null)" != "$deps" ]; then
+        say "building $VENV (the hub, nbgrader, tokref) and $VENV/kernel (the grading kernel)"
+        rm -rf "$VENV"
+        mkdir -p "$PREFIX"
+        chmod 755 "$PREFIX"
+        "$PY" -m venv "$VENV"
+        "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
+            -r "$HERE/requirements.txt" "$build/solutions" 2>&1 | quiet_pip
+        "$PY" -m venv "$VENV/kernel"
+        "$VENV/kernel/bin/python" -m pip install --quiet --disable-pip-version-check \
+            -r "$REPO/autograder/kernel-requirements.txt" 2>&1 | quiet_pip
+        echo "$deps" > "$VENV/.tokhub-deps"
+        echo "$tokref" > "$VENV/.tokhub-tokref"
+    fi
+    if [ "$(cat "$VENV/.tokhub-tokref" 2>/dev/null)" != "$tokref" ]; then
+        say "installing tokref (solutions/) again into $VENV"
+        "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall \
+            --no-deps "$build/solutions" 2>&1 | quiet_pip
+        echo "$tokref" > "$VENV/.tokhub-tokref"
+    fi
+    rm -rf "$build"
+    chmod -R u+rwX,go+rX,go-w "$VENV"
+}
+
+# ---------------------------------------------------------------------------------------
+# stop: the hub, the users' processes, the users, run/
+# ---------------------------------------------------------------------------------------
+kill_pid_file() {  # kill the process whose pid the file holds, if it is still running
+    local file=$1 pid
+    [ -f "$file" ] || return 0
+    pid=$(cat "$file")
+    [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.25; done
+    kill -KILL "$pid" 2>/dev/null || true
+}
+
+do_stop() {
+    # The hub stops the users' servers and its proxy when it gets SIGTERM.
+    kill_pid_file "$STATE/hub.pid"
+    kill_pid_file "$STATE/proxy.pid"
+    local user pids
+    for user in $INSTRUCTOR $STUDENTS; do
+        getent passwd "$user" >/dev/null || continue
+        if ! ours "$user"; then
+            say "$user exists and is not one of mine: left alone"
+            continue
+        fi
+        pids=$(ps -o pid= -u "$user" || true)
+        if [ -n "$pids" ]; then
+            kill -TERM $pids 2>/dev/null || true
+            sleep 1
+            pids=$(ps -o pid= -u "$user" || true)
+            [ -z "$pids" ] || kill -KILL $pids 2>/dev/null || true
+        fi
+        userdel -r "$user" 2>/dev/null || userdel -f -r "$user" 2>/dev/null || say "could not remove $user"
+        rm -rf "/home/$user"
+    done
+    rm -rf "$RUN"
+}
+
+# ---------------------------------------------------------------------------------------
+# start
+# ---------------------------------------------------------------------------------------
+write_config() {  # path, owner, mode; the text on stdin
+    mkdir -p "$(dirname "$1")"
+    cat > "$1"
+    chown "$2" "$1"
+    chmod "$3" "$1"
+}
+
+do_start() {
+    do_stop
+    do_install
+    mkdir -p "$STATE" "$CONFIG" "$EXCHANGE"
+    chmod 700 "$STATE"
+    chmod 755 "$RUN" "$RUN/etc" "$CONFIG"
+    chmod 1777 "$EXCHANGE"  # sticky: nobody but its owner renames exchange/tokenization
+
+    # --- users ---
+    local user pw
+    install -m 600 /dev/null "$STATE/passwords"
+    for user in $INSTRUCTOR $STUDENTS; do
+        getent passwd "$user" >/dev/null && die "$user exists and is not one of mine: I will not touch it"
+        useradd --create-home --shell /bin/bash --comment "$MARK" "$user"
+        chmod 700 "$(home_of "$user")"  # no one reads another's work
+        pw=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
+        echo "$user:$pw" | chpasswd
+        echo "$user $pw" >> "$STATE/passwords"
+    done
+
+    # --- what every user's nbgrader reads: the exchange and the course ---
+    write_config "$CONFIG/nbgrader_config.py" root:root 644 <<EOF
+# Read by every user's nbgrader (JUPYTER_CONFIG_PATH; on a real hub /etc/jupyter/).
+c = get_config()
+c.Exchange.root = "$EXCHANGE"
+c.CourseDirectory.course_id = "$COURSE_ID"
+EOF
+
+    # --- the course, private to the instructor ---
+    local ihome course
+    ihome=$(home_of "$INSTRUCTOR")
+    course=$ihome/$COURSE_ID
+    mkdir -p "$course"
+    if git -C "$REPO" rev-parse --git-dir >/dev/null 2>&1; then
+        # the working tree's files, tracked or new, without what .gitignore leaves out
+        # (.venv, gradebook.db, submitted/...): what a clone of the course would hold
+        (cd "$REPO" && git ls-files -z --cached --others --exclude-standard \
+            | while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done \
+            | tar --null --no-recursion -T - -cf -) | tar -xf - -C "$course"
+    else
+        (cd "$REPO" && tar --exclude=./.venv --exclude=./_build --exclude='*/node_modules' -cf - .) \
+            | tar -xf - -C "$course"
+    fi
+    ln -s "$VENV" "$course/.venv"  # the hub's environment is the course's (kernel in .venv/kernel)
+    chown -R "$INSTRUCTOR:" "$course"
+    chown -h "$INSTRUCTOR:" "$course/.venv"
+    chmod 700 "$course"
+    write_config "$ihome/.jupyter/nbgrader_config.py" "$INSTRUCTOR:" 600 <<EOF
+# The instructor's nbgrader settings. The formgrader runs in ~ (the server's root
+# directory), not in the course directory: this tells it where the course is. It then
+# also reads the course's own nbgrader_config.py (the sandbox, the grading pipeline).
+c = get_config()
+c.CourseDirectory.root = "$course"
+EOF
+    chown "$INSTRUCTOR:" "$ihome/.jupyter"
+    say "generating the assignments as $INSTRUCTOR (autograder/release.py ${ASSIGNMENTS:-all})"
+    # shellcheck disable=SC2086
+    as_user "$INSTRUCTOR" "$course" python autograder/release.py $ASSIGNMENTS >/dev/null
+
+    # --- students: no formgrader, no "Create Assignment" (nbgrader's documented way) ---
+    # `jupyter server extension disable --user nbgrader.server_extensions.formgrader`, nbgrader's
+    # documented command, fails in jupyter_server 2.21 when the user's config does not list
+    # the extension yet ("Validation failed: ... could not be found", exit status 0): write
+    # the file it would write. The user's config dir comes before the environment's, so
+    # this `false` wins over the `true` that nbgrader's install put in venv/etc/jupyter.
+    for user in $STUDENTS; do
+        as_user "$user" "" sh -c 'mkdir -p ~/.jupyter/jupyter_server_config.d && cat > \
+            ~/.jupyter/jupyter_server_config.d/nbgrader.server_extensions.formgrader.json' <<'EOF'
+{"ServerApp": {"jpserver_extensions": {"nbgrader.server_extensions.formgrader": false}}}
+EOF
+        as_user "$user" "" jupyter labextension disable --level=user @jupyter/nbgrader:formgrader >/dev/null 2>&1
+        as_user "$user" "" jupyter labextension disable --level=user @jupyter/nbgrader:create-assignment \
+            >/dev/null 2>&1
+    done
+
+    # --- the hub ---
+    cd "$STATE"
+    setsid env -i PATH="$VENV/bin:/usr/local/bin:/usr/bin:/bin" LANG=C.UTF-8 \
+        TOKHUB_PREFIX="$PREFIX" TOKHUB_PORT="$PORT" TOKHUB_INSTRUCTOR="$INSTRUCTOR" \
+        TOKHUB_STUDENTS="$STUDENTS" \
+        "$VENV/bin/jupyterhub" -f "$HERE/jupyterhub_config.py" >"$STATE/hub.log" 2>&1 </dev/null &
+    echo $! > "$STATE/hub.pid"
+    cd "$REPO"
+    local url="http://127.0.0.1:$PORT"
+    if ! "$VENV/bin/python" - "$url/hub/health" <<'EOF'
+import sys, time, urllib.request
+for _ in range(240):
+    try:
+        with urllib.request.urlopen(sys.argv[1], timeout=2) as r:
+            if r.status == 200:
+                sys.exit(0)
+    except OSError:
+        time.sleep(0.25)
+sys.exit(1)
+EOF
+    then
+        tail -n 30 "$STATE/hub.log" >&2
+        die "the hub did not start (its log: $STATE/hub.log)"
+    fi
+    cat <<EOF
+The hub runs on $url (log: $STATE/hub.log).
+  users and passwords: $STATE/passwords (root only)
+  instructor: $INSTRUCTOR, course in $course
+  students:   $STUDENTS
+  exchange:   $EXCHANGE
+  formgrader: $url/user/$INSTRUCTOR/formgrader (in a browser tab of its own)
+Stop it and remove the users: bash $0 stop
+EOF
+}
+
+case "${1:-}" in
+    start) need_root; do_start ;;
+    stop) need_root; do_stop; say "stopped; users and $RUN removed" ;;
+    install) need_root; do_install ;;
+    purge) need_root; do_stop; rm -rf "$PREFIX"; say "removed $PREFIX" ;;
+    *) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+esac
