@@ -179,7 +179,7 @@ def test_grade_py_collects_closed_exports_submitted_and_counts_its_workers(cours
     row = next(r for r in report.report_rows(course, f"sqlite:///{course / 'gradebook.db'}", ["chars"], caps)
                if r["student"] == "carol")
     assert row["status"] == "graded"
-    assert row["details"] == "hit the submission's memory cap in chars.ipynb: 4096 MiB reached"
+    assert row["details"] == "hit the submission's cap in chars.ipynb: 4096 MiB reached"
 
 
 def _chown_tree(top: Path, uid: int, gid: int, keep: set[str]) -> None:
