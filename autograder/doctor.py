@@ -344,19 +344,35 @@ def check_course_permissions(root: Path) -> list[Check]:
     return checks
 
 
+def not_owned(root: Path, uid: int) -> list[str]:
+    """The course's top-level entries (but .git) that hold anything ``uid`` does not own."""
+    out = []
+    for entry in sorted(root.iterdir(), key=lambda p: p.name):
+        if entry.name == ".git":
+            continue
+        other = entry.lstat().st_uid != uid
+        if not other and entry.is_dir() and not entry.is_symlink():
+            for d, dirs, files in os.walk(entry):
+                if any(os.lstat(os.path.join(d, n)).st_uid != uid for n in dirs + files):
+                    other = True
+                    break
+        if other:
+            out.append(entry.name)
+    return out
+
+
 def check_root_owned(root: Path) -> Check:
-    """Files of root in autograded/ or feedback/ of a course that someone else owns (a
-    grading run with sudo): the owner's next nbgrader run cannot replace them."""
+    """Files of root in a course that someone else owns (a grading run with sudo): the
+    owner's next nbgrader run cannot replace them."""
     st = root.stat()
     if st.st_uid == 0:
         return Check("file owners", True, f"{root} is root's")
-    found = [p for d in ("autograded", "feedback") if (root / d).is_dir()
-             for p in [root / d, *(root / d).rglob("*")] if p.lstat().st_uid == 0]
+    found = not_owned(root, st.st_uid)
     if not found:
-        return Check("file owners", True, f"autograded/, feedback/: all {_user(st.st_uid)}'s")
-    return Check("file owners", False, f"{len(found)} file(s) of root in autograded/ or feedback/ "
-                 f"(e.g. {found[0]}), in a course of {_user(st.st_uid)}",
-                 f"sudo chown -R {st.st_uid}:{st.st_gid} {root / 'autograded'} {root / 'feedback'}", "warn")
+        return Check("file owners", True, f"everything in {root} is {_user(st.st_uid)}'s")
+    return Check("file owners", False, f"{', '.join(found)} hold files that are not "
+                 f"{_user(st.st_uid)}'s, in their course",
+                 f"cd {root} && sudo chown -R {st.st_uid}:{st.st_gid} {' '.join(found)}", "warn")
 
 
 def check_exchange(exchange: Path, course_id: str, instructor: int, explicit: bool) -> list[Check]:

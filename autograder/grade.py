@@ -63,6 +63,7 @@ from events import AUTOGRADED, FAILED, MISSING, UNSAFE, GradingEvent, read_event
 from gradebooks import copy_gradebook, db_url, merge
 from release import release, source_assignments
 from runner import ROOT, run_nbgrader
+from doctor import not_owned
 from sandbox import SandboxUnavailable, check_bwrap, python_dirs
 
 EVENTS = "grading-events.jsonl"
@@ -333,23 +334,6 @@ def _name(db, key: int) -> str | None:
         return db(key)[0]
     except KeyError:
         return None
-
-
-def not_owned(root: Path, uid: int) -> list[str]:
-    """The course's top-level entries (but .git) that hold anything ``uid`` does not own."""
-    out = []
-    for entry in sorted(root.iterdir(), key=lambda p: p.name):
-        if entry.name == ".git":
-            continue
-        other = entry.lstat().st_uid != uid
-        if not other and entry.is_dir() and not entry.is_symlink():
-            for d, dirs, files in os.walk(entry):
-                if any(os.lstat(os.path.join(d, n)).st_uid != uid for n in dirs + files):
-                    other = True
-                    break
-        if other:
-            out.append(entry.name)
-    return out
 
 
 def check_not_root(root: Path, argv: list[str]) -> None:
