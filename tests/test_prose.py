@@ -117,16 +117,16 @@ class Chapter:
         def blank(i: int) -> None:
             prose[i] = " " * len(prose[i])
 
-        i = 0
-        if lines and lines[0].strip() == "---":  # front matter
-            blank(0)
-            i = 1
-            while i < len(lines) and lines[i].strip() != "---":
-                blank(i)
-                i += 1
-            if i < len(lines):
-                blank(i)
-            i += 1
+        def blank_yaml(start: int) -> int:
+            """Blank a block from its opening --- to its closing ---; the line after it."""
+            j = start + 1
+            while j < len(lines) and lines[j].strip() != "---":
+                j += 1
+            for k in range(start, min(j + 1, len(lines))):
+                blank(k)
+            return j + 1
+
+        i = blank_yaml(0) if lines and lines[0].strip() == "---" else 0  # front matter
         stack: list[tuple[str, int]] = []  # open prose-holding fences: (char, length)
         while i < len(lines):
             m = FENCE.match(lines[i])
@@ -167,14 +167,7 @@ class Chapter:
             stack.append((ticks[0], len(ticks)))
             j = i + 1
             if j < len(lines) and lines[j].strip() == "---":  # YAML options block
-                blank(j)
-                j += 1
-                while j < len(lines) and lines[j].strip() != "---":
-                    blank(j)
-                    j += 1
-                if j < len(lines):
-                    blank(j)
-                j += 1
+                j = blank_yaml(j)
             while j < len(lines) and re.match(r"^\s*:[\w-]+:(\s|$)", lines[j]):
                 blank(j)
                 j += 1
