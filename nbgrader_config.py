@@ -91,14 +91,30 @@ def _refuse(error: BaseException) -> None:
 
     c.Autograde.autograde_preprocessors = [RefuseToGrade]
 
+    from nbgrader.exchange.default.collect import ExchangeCollect
+
+    class RefuseToCollect(ExchangeCollect):
+        """Stands in for collecting: nbgrader's own would take submissions in another
+        student's name (autograder/exchange_plugins.py)."""
+
+        def start(self):
+            self.fail(f"collecting refused: this course's checked collect did not load "
+                      f"({RefuseToGrade.reason}); run nbgrader from the course's environment "
+                      "or `make setup`, then collect again.")
+
+    c.ExchangeFactory.collect = RefuseToCollect
+
 
 try:
     for _path in (os.path.join(_HERE, "autograder"), os.path.join(_HERE, "solutions")):
         if _path not in sys.path:
             sys.path.insert(0, _path)
     import tokref  # noqa: E402,F401  the hidden tests compute the reference's answers here
+    import exchange_plugins  # noqa: E402
     import nbgrader_plugins  # noqa: E402
 
+    # Collect only what each student made, and flag a submission edited after its time.
+    c.ExchangeFactory.collect = exchange_plugins.CheckedExchangeCollect
     c.Autograde.autograde_preprocessors = nbgrader_plugins.autograde_preprocessors()
     # A test cell as released (hidden tests cut) is not "changed": no checksum warning.
     c.Autograde.sanitize_preprocessors = nbgrader_plugins.sanitize_preprocessors()

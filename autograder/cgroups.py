@@ -7,9 +7,13 @@ submission's. :func:`find_mechanism` says which kind this machine lets the grade
 best first:
 
 ``cgroup2``   the unified hierarchy, writable by the grader (root), with the memory and
-              pids controllers: one child group per sandbox under ``tokgrade/``
-``cgroup1``   the legacy ``memory`` and ``pids`` hierarchies, writable (root): a child
-              of the grader's own group in each
+              pids controllers: one child group per sandbox under ``tokgrade/``; or, for
+              an ordinary user, a subtree delegated to them (the group above their own is
+              theirs and passes memory and pids down: what the hub's spawner gives an
+              instructor's server, ``hub/capped_spawner.py``)
+``cgroup1``   the legacy ``memory`` and ``pids`` hierarchies, writable (root, or a user
+              whose own group was delegated to them): a child of the grader's own group
+              in each
 ``systemd``   an ordinary user on a systemd machine: the kernel starts under
               ``systemd-run --user --scope -p MemoryMax= -p TasksMax=`` (cgroup v2
               delegated to the user's manager)
@@ -78,12 +82,12 @@ def _writable(path: str) -> bool:
     return os.path.isdir(path) and os.access(path, os.W_OK | os.X_OK)
 
 
-def _v2_parent(mount: str) -> str | None:
-    """``<mount>/tokgrade`` with memory and pids enabled for its children, or None."""
+def _v2_parent(mount: str, group: str = "tokgrade") -> str | None:
+    """``<mount>/<group>`` with memory and pids enabled for its children, or None."""
     controllers = Path(mount, "cgroup.controllers")
     if not controllers.exists() or not {"memory", "pids"} <= set(controllers.read_text().split()):
         return None
-    parent = os.path.join(mount, "tokgrade")
+    parent = os.path.join(mount, group)
     try:
         os.makedirs(parent, exist_ok=True)
         for d in (mount, parent):  # the root may enable controllers despite its processes
@@ -91,6 +95,24 @@ def _v2_parent(mount: str) -> str | None:
     except OSError:
         return None
     return parent
+
+
+def _v2_delegated(mount: str, own: str) -> str | None:
+    """The group above this process's own, when it is this user's and passes memory and
+    pids down to its children (cgroup v2 delegation), or None. A delegatee may make
+    groups there and move its own processes between them (their common ancestor is
+    theirs); the limits of the delegated group itself stay the admin's."""
+    if not own or own == "/":
+        return None
+    parent = os.path.dirname(os.path.join(mount, own.lstrip("/")))
+    try:
+        enabled = set(Path(parent, "cgroup.subtree_control").read_text().split())
+    except OSError:
+        return None
+    if {"memory", "pids"} <= enabled and _writable(parent) \
+            and os.access(os.path.join(parent, "cgroup.procs"), os.W_OK):
+        return parent
+    return None
 
 
 def _systemd_works() -> bool:
@@ -105,8 +127,9 @@ def _systemd_works() -> bool:
 
 
 def find_mechanism(*, mounts_file: str = "/proc/self/mounts",
-                   cgroup_file: str = "/proc/self/cgroup") -> Mechanism:
-    """The best way this machine offers to cap a whole sandbox (see the module docstring)."""
+                   cgroup_file: str = "/proc/self/cgroup", group: str = "tokgrade") -> Mechanism:
+    """The best way this machine offers to cap a whole sandbox (see the module docstring);
+    ``group`` names root's cgroup v2 parent (the hub's servers use ``tokhub``)."""
     try:
         mounts, own = _mounts(mounts_file), _own_groups(cgroup_file)
     except OSError as e:
@@ -116,21 +139,29 @@ def find_mechanism(*, mounts_file: str = "/proc/self/mounts",
         why = "no cgroup file system is mounted" if not mounts else ""
     for point, kind, _ in mounts:
         if kind == "cgroup2" and _writable(point):
-            parent = _v2_parent(point)
+            parent = _v2_parent(point, group)
             if parent:
                 return Mechanism("cgroup2", f"cgroup v2 at {point}", (parent,))
+        elif kind == "cgroup2":
+            parent = _v2_delegated(point, own.get("", ""))
+            if parent:
+                return Mechanism("cgroup2", f"cgroup v2, delegated to you at {parent}", (parent,))
     v1 = {c: p for p, kind, opts in mounts if kind == "cgroup" for c in ("memory", "pids") if c in opts}
     if {"memory", "pids"} <= set(v1):
         parents = tuple(os.path.join(v1[c], own.get(c, "/").lstrip("/")) for c in ("memory", "pids"))
         if all(_writable(p) for p in parents):
-            return Mechanism("cgroup1", f"cgroup v1 memory and pids at {', '.join(parents)}", parents)
+            whose = "" if os.geteuid() == 0 else ", delegated to you"
+            return Mechanism("cgroup1", f"cgroup v1 memory and pids{whose} at {', '.join(parents)}",
+                             parents)
     if os.geteuid() != 0 and _systemd_works():
         return Mechanism("systemd", "systemd-run --user --scope (cgroup v2 delegated to your user)")
     why = why or ("the cgroup hierarchies are not writable by this user and "
                   "`systemd-run --user --scope` does not work here")
     return Mechanism("none", f"no cgroup for the whole submission: {why}. To get one, grade as "
                      "root, or as a user with a systemd user session (`systemd-run --user "
-                     "--scope` must work), or run the grader in a container with a memory and "
+                     "--scope` must work), or from a terminal of your server on a hub whose "
+                     "spawner delegates a group to you (autograder/hub/capped_spawner.py), "
+                     "or run the grader in a container with a memory and "
                      "pids limit (docker run --memory 8g --pids-limit 512; a pod's "
                      "resources.limits), which caps all submissions together")
 
@@ -190,16 +221,65 @@ def _counter(directory: str, name: str, key: str) -> int:
 
 
 def _remove(directory: str) -> None:
-    """rmdir a group once its processes are gone (the kernel's end kills them; the
-    kernel may take a moment to reap them)."""
+    """rmdir a group and the groups inside it, deepest first, once their processes are
+    gone (the kernel's end kills them; the kernel may take a moment to reap them)."""
+    inner = [d for d, _, _ in os.walk(directory, topdown=False)] if os.path.isdir(directory) else []
+    for d in inner:
+        for _ in range(50):
+            try:
+                os.rmdir(d)
+                break
+            except FileNotFoundError:
+                break
+            except OSError:
+                time.sleep(0.1)
+
+
+def kill_all(dirs: list[str]) -> None:
+    """SIGKILL every process in the groups and the groups inside them (what a stopped
+    server left behind), and wait up to 5 s until they are gone."""
     for _ in range(50):
-        try:
-            os.rmdir(directory)
+        pids = set()
+        for directory in dirs:
+            for d, _, _ in os.walk(directory):
+                try:
+                    pids |= {int(x) for x in Path(d, "cgroup.procs").read_text().split()}
+                except (OSError, ValueError):
+                    pass
+        pids.discard(os.getpid())
+        if not pids:
             return
-        except FileNotFoundError:
-            return
-        except OSError:
-            time.sleep(0.1)
+        for pid in pids:
+            try:
+                os.kill(pid, 9)
+            except OSError:
+                pass
+        time.sleep(0.1)
+
+
+def delegate(dirs: list[str], uid: int, gid: int, *, v2: bool) -> list[str]:
+    """Give the groups ``dirs`` (made by :func:`open_cap`) to a user, who may then make
+    groups inside them and move their own processes there, but not change the limits of
+    ``dirs`` themselves (those files stay root's) nor leave them; the groups a process
+    started for that user enters. cgroup v1: the directory, ``cgroup.procs`` and ``tasks``
+    of each; v2 (one directory): the directory, ``cgroup.procs``, ``cgroup.threads`` and
+    ``cgroup.subtree_control``, memory and pids passed down, and the process in a child
+    ``server`` (a v2 group that has children holds no processes of its own)."""
+    files = ("cgroup.procs", "cgroup.threads", "cgroup.subtree_control") if v2 else ("cgroup.procs", "tasks")
+    for d in dirs:
+        os.chown(d, uid, gid)
+        for name in files:
+            if os.path.exists(os.path.join(d, name)):
+                os.chown(os.path.join(d, name), uid, gid)
+    if not v2:
+        return list(dirs)
+    [d] = dirs
+    Path(d, "cgroup.subtree_control").write_text("+memory +pids")
+    server = os.path.join(d, "server")
+    os.makedirs(server, exist_ok=True)
+    for path in (server, os.path.join(server, "cgroup.procs")):
+        os.chown(path, uid, gid)
+    return [server]
 
 
 def open_cap(mechanism: Mechanism, *, memory_mb: int, tasks: int, name: str) -> Cap:

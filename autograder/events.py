@@ -47,6 +47,12 @@ UNSAFE = "graded without a sandbox (--unsafe)"
 RECORD_OUTSIDE = "showed a hidden-test record outside its test cell"
 RESULT_IN_TEST = "made a result in a test cell"
 NO_RECORD = "test cell without its record"
+EDITED_TEST = "changed a read-only cell"  # nbgrader restored it before grading
+# From collecting (exchange_plugins.py), flags: kept when the submission is graded again.
+NOT_COLLECTED = "submission in your name by another user"
+SUBMITTED_AS_OTHER = "submitted in another student's name"
+CHANGED_AFTER = "submission changed after its time"
+COLLECTED = {NOT_COLLECTED, SUBMITTED_AS_OTHER, CHANGED_AFTER}
 
 
 @dataclass(frozen=True)
@@ -115,6 +121,20 @@ def read_events(path: Path | str) -> list[GradingEvent]:
 
 
 def replace_events(path: Path | str, new: list[GradingEvent], graded: set[tuple[str, str]]) -> None:
-    """Rewrite ``path``: the events of submissions not in ``graded``, then ``new``."""
-    kept = [e for e in read_events(path) if (e.assignment, e.student) not in graded]
+    """Rewrite ``path``: the events of submissions not in ``graded`` and what collecting
+    found (``COLLECTED``: it holds until the next collect), then ``new``."""
+    kept = [e for e in read_events(path)
+            if (e.assignment, e.student) not in graded or e.event in COLLECTED]
+    Path(path).write_text("".join(e.to_json() + "\n" for e in kept + new), encoding="utf-8")
+
+
+def replace_collect_events(path: Path | str, assignment: str, student: str | None,
+                           new: list[GradingEvent]) -> None:
+    """Rewrite ``path`` after collecting ``assignment`` (one ``student``'s, or everyone's):
+    the earlier collect's findings for it are dropped, ``new`` appended."""
+    if not new and not Path(path).exists():
+        return
+    kept = [e for e in read_events(path)
+            if not (e.event in COLLECTED and e.assignment == assignment
+                    and student in (None, e.student))]
     Path(path).write_text("".join(e.to_json() + "\n" for e in kept + new), encoding="utf-8")

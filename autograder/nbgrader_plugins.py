@@ -44,7 +44,7 @@ from nbgrader.preprocessors import (Execute, LimitOutput, NbGraderPreprocessor, 
 from traitlets import Integer, Unicode
 from traitlets.config import Configurable
 
-from events import (KERNEL_DIED, NO_RECORD, OUT_OF_TIME, OUTPUT_TRUNCATED, RECORD_OUTSIDE,
+from events import (EDITED_TEST, KERNEL_DIED, NO_RECORD, OUT_OF_TIME, OUTPUT_TRUNCATED, RECORD_OUTSIDE,
                     RESULT_IN_TEST, TIMED_OUT, GradingEvent, append_events)
 from hidden_tests import OverwriteCellsKnowingHiddenTests, check_cell, hidden_tests_for, is_record
 from sandbox import SandboxedKernelManager
@@ -280,11 +280,27 @@ def autograde_preprocessors() -> list[type]:
     return out
 
 
+class OverwriteCellsAndReport(OverwriteCellsKnowingHiddenTests):
+    """Restores the released read-only cells, as nbgrader does, and flags each one a
+    student changed (nbgrader only logs it, in the formgrader's Autograde dialog)."""
+
+    def preprocess_cell(self, cell, resources, index):
+        self._resources = resources
+        return super().preprocess_cell(cell, resources, index)
+
+    def report_change(self, name, attr, old, new):
+        super().report_change(name, attr, old, new)
+        what = "its source" if attr == "checksum" else f"its {attr} ({old} -> {new})"
+        GradingEvents(config=self.config).write(
+            self._resources, EDITED_TEST, name,
+            f"{what} differed from the released cell; graded with the released cell", flag=True)
+
+
 def sanitize_preprocessors() -> list[type]:
     """nbgrader's sanitizing pipeline (it runs before autograding) with ``OverwriteCells``
-    swapped for ``hidden_tests.OverwriteCellsKnowingHiddenTests``."""
+    swapped for :class:`OverwriteCellsAndReport`."""
     default = Autograde.class_traits()["sanitize_preprocessors"].default()
     if OverwriteCells not in default:
         raise RuntimeError(f"nbgrader's sanitize pipeline changed (no OverwriteCells in {default}); "
                            "update autograder/nbgrader_plugins.py")
-    return [OverwriteCellsKnowingHiddenTests if pp is OverwriteCells else pp for pp in default]
+    return [OverwriteCellsAndReport if pp is OverwriteCells else pp for pp in default]

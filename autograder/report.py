@@ -31,7 +31,11 @@ until they are graded in nbgrader's formgrader.
 ``flags`` lists what a person should look at (never a change of score): imports of the
 reference or of nbgrader, IPython hooks, files outside the working directory, processes
 or network, a test cell without its record, processes left running, solution cells
-identical to other students', grading without a sandbox.
+identical to other students', grading without a sandbox, a read-only cell the student
+changed (nbgrader graded the released one), and what collecting found: a submission in
+the student's name by another user (set aside; the Markdown report lists it under *Not
+collected*, also for a student with no row), one in another's name, or one changed after
+the time in its ``timestamp.txt``.
 """
 
 from __future__ import annotations
@@ -45,7 +49,8 @@ from pathlib import Path
 from typing import Iterable
 
 from events import (AUTOGRADED, FAILED, HIT_CAP, IDENTICAL, KERNEL_DIED, MISSING,
-                    OUT_OF_TIME, OUTPUT_TRUNCATED, SUBMISSION_CAP, TIMED_OUT, GradingEvent)
+                    NOT_COLLECTED, OUT_OF_TIME, OUTPUT_TRUNCATED, SUBMISSION_CAP, TIMED_OUT,
+                    GradingEvent)
 
 GRADED = "graded"
 NOT_AUTOGRADED = "not autograded"
@@ -217,5 +222,11 @@ def write_report(rows: list[dict], root: Path, *, unsafe: bool = False,
         lines += ["", "## Needs a look", ""]
         for row in flagged:
             lines.append(f"- **{row['student']}**, {row['assignment']}: {row['flags']}")
+    aside = [e for e in events if e.event == NOT_COLLECTED]
+    if aside:
+        lines += ["", "## Not collected", "",
+                  "Submissions in a student's name made by another user (autograder/"
+                  "exchange_plugins.py): left in the exchange, not graded as that student.", ""]
+        lines += [f"- **{e.student}**, {e.assignment}: {e.detail}" for e in aside]
     md_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return csv_path, md_path
