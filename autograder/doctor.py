@@ -256,7 +256,18 @@ import json, sys
 from traitlets.config.loader import PyFileConfigLoader
 out = {}
 try:
-    cfg = PyFileConfigLoader("nbgrader_config.py", path=sys.argv[1]).load_config()
+    from jupyter_core.paths import jupyter_config_path
+    from traitlets.config import Config
+    from traitlets.config.loader import ConfigFileNotFound
+    # As nbgrader reads it: every Jupyter config directory (~/.jupyter, JUPYTER_CONFIG_PATH,
+    # /etc/jupyter, ...; the first wins), then the course's own file, which wins over all.
+    cfg = Config()
+    for d in [*reversed(jupyter_config_path()), sys.argv[1]]:
+        try:
+            cfg.merge(PyFileConfigLoader("nbgrader_config.py", path=d).load_config())
+        except ConfigFileNotFound:
+            if d == sys.argv[1]:
+                raise
     pps = cfg.Autograde.get("autograde_preprocessors") or []
     out["pipeline"] = [{"name": getattr(p, "__name__", str(p)), "reason": getattr(p, "reason", None),
                         "kernel_manager": getattr(p(config=cfg).kernel_manager_class, "__name__", "")
@@ -325,6 +336,9 @@ def _user(uid: int) -> str:
 
 
 def check_course_permissions(root: Path) -> list[Check]:
+    if not _mode(root) & 0o007:  # nobody else can enter it: nothing inside is reachable
+        return [Check("course permissions", True, f"{root} is {oct(_mode(root))}: private, and "
+                      "so are source/, solutions/ and gradebook.db inside it")]
     open_ = [p for p in (root, root / "gradebook.db") if p.exists() and _mode(p) & 0o006]
     for top in ("source", "solutions"):
         if (root / top).is_dir():

@@ -31,10 +31,12 @@ screenshots of the formgrader in its own browser tab (headless Chromium).
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import json
 import os
 import pwd
+import re
 import shutil
 import socket
 import stat
@@ -200,6 +202,44 @@ class User:
         kw.setdefault("timeout", 300)
         return self.api.request(method, f"{self.url}/user/{self.name}/{path}", **kw)
 
+    def type(self, line: str, timeout: float = 600) -> tuple[int, str]:
+        """``line`` typed into a new JupyterLab terminal of the user's server (its REST API
+        and the terminals websocket, as the browser does: a login shell, ``bash -l``, with
+        nothing set by this test), then Enter; its exit status and what the terminal showed."""
+        r = self.server("POST", "api/terminals")
+        assert r.status_code == 200, f"new terminal of {self.name}: {r.status_code} {r.text[:300]}"
+        term = r.json()["name"]
+        try:
+            return asyncio.run(self._type(term, line, timeout))
+        finally:
+            self.server("DELETE", f"api/terminals/{term}")
+
+    async def _type(self, term: str, line: str, timeout: float) -> tuple[int, str]:
+        from tornado.httpclient import HTTPRequest
+        from tornado.websocket import websocket_connect
+
+        url = f"{self.url.replace('http', 'ws', 1)}/user/{self.name}/terminals/websocket/{term}"
+        ws = await websocket_connect(HTTPRequest(url, headers=dict(self.api.headers)))
+        # The end marker is printed by printf, so the echo of the typed line never matches it.
+        ws.write_message(json.dumps(["stdin", f"{line}; printf '%s=%s\\n' @@end \"$?\"\r"]))
+        shown, end = "", time.monotonic() + timeout
+        while time.monotonic() < end:
+            try:
+                msg = await asyncio.wait_for(ws.read_message(), timeout=max(1, end - time.monotonic()))
+            except asyncio.TimeoutError:
+                break
+            if msg is None:
+                break
+            kind, *rest = json.loads(msg)
+            if kind == "stdout":
+                shown += rest[0]
+                found = re.search(r"@@end=(\d+)", shown)
+                if found:
+                    ws.close()
+                    return int(found.group(1)), re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\r", "", shown)
+        ws.close()
+        raise AssertionError(f"{line!r} in {self.name}'s terminal did not finish in {timeout} s:\n{shown[-3000:]}")
+
 
 @pytest.fixture(scope="module")
 def hub():
@@ -279,8 +319,10 @@ def test_setup_is_private(hub):
 
 
 def test_release(instructor):
-    """chars from the command line, capstone with the formgrader's Release button (its API)."""
-    run_as(INSTRUCTOR, "nbgrader", "release_assignment", "chars", cwd=COURSE)
+    """chars typed in the instructor's terminal, capstone with the formgrader's Release
+    button (its API)."""
+    status, shown = instructor.type(f"cd ~/{COURSE_ID} && nbgrader release_assignment chars")
+    assert status == 0, shown
     r = instructor.server("POST", "formgrader/api/assignment/capstone/release")
     assert r.status_code == 200 and r.json()["success"], r.text[:2000]
     outbound = EXCHANGE / COURSE_ID / "outbound"
@@ -305,17 +347,117 @@ def test_alice_fetches_and_submits_in_the_assignments_panel(alice):
     assert {x["assignment_id"] for x in listing if x["status"] == "submitted"} == {"chars", "capstone"}
 
 
-def test_bob_fetches_and_submits_on_the_command_line(bob):
+def test_bob_fetches_and_submits_in_a_terminal(bob):
+    """The guide's commands typed into bob's terminal; then bob cheats twice: he submits
+    his chars in alice's name (after her own submission, so nbgrader would take his as her
+    latest), and sets his own submission's timestamp.txt back a day after submitting."""
     home = Path(pwd.getpwnam(BOB).pw_dir)
     for a in ("chars", "capstone"):
-        run_as(BOB, "nbgrader", "fetch_assignment", a, "--course", COURSE_ID)
+        status, shown = bob.type(f"nbgrader fetch_assignment {a} --course {COURSE_ID}")
+        assert status == 0, shown
     path = home / "chars" / "chars.ipynb"
     code = solutions(read_nb(ROOT / "source" / "chars" / "chars.ipynb"))
     code["chars-unk-rate"] = BOB_UNK_RATE
     path.write_text(json.dumps(submission(read_nb(path), code)), encoding="utf-8")
     os.chown(path, pwd.getpwnam(BOB).pw_uid, pwd.getpwnam(BOB).pw_gid)
     for a in ("chars", "capstone"):  # capstone as released
-        run_as(BOB, "nbgrader", "submit", a, "--course", COURSE_ID)
+        status, shown = bob.type(f"nbgrader submit {a} --course {COURSE_ID}")
+        assert status == 0, shown
+    status, shown = bob.type(f"nbgrader submit chars --course {COURSE_ID} --student {ALICE}")
+    assert status == 0, shown  # nbgrader's submit lets him (nbgrader issue 1097)
+    inbound = EXCHANGE / COURSE_ID / "inbound"
+    forged = [p for p in inbound.iterdir() if p.name.startswith(f"{ALICE}+chars+")
+              and p.stat().st_uid == pwd.getpwnam(BOB).pw_uid]
+    assert len(forged) == 1, sorted(p.name for p in inbound.iterdir())
+    [own] = [p for p in inbound.iterdir() if p.name.startswith(f"{BOB}+chars+")]
+    run_as(BOB, "sh", "-c", f"echo '2020-01-01 00:00:00.000000 UTC' > '{own}/timestamp.txt'")
+
+
+def test_login_shells_find_the_hub(hub):
+    """A student's login shell outside the hub (su -, ssh) finds nbgrader and the exchange."""
+    proc = subprocess.run(["runuser", "-l", BOB, "-c", f"nbgrader list --course {COURSE_ID}"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and "chars" in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+
+
+def solution_lines() -> set[str]:
+    """Distinctive lines of every solution: the instructor's code between the solution
+    markers of source/, and tokref's own source (it implements every assignment)."""
+    lines = set()
+    for nb_path in (ROOT / "source").glob("*/*.ipynb"):
+        for cell in read_nb(nb_path)["cells"]:
+            text = "".join(cell["source"])
+            for part in text.split("### BEGIN SOLUTION")[1:]:
+                lines |= {ln.strip() for ln in part.split("### END SOLUTION")[0].splitlines()}
+    for py in (ROOT / "solutions" / "tokref").rglob("*.py"):
+        lines |= {ln.strip() for ln in py.read_text(encoding="utf-8").splitlines()}
+    # Long enough to be the course's own, not a line any library could hold too.
+    return {ln for ln in lines if len(ln) >= 48 and not ln.startswith(("#", "\"\"\"", "from ", "import "))}
+
+
+SCAN = r'''
+import json, os, sys
+lines, skip = json.load(sys.stdin)
+found, files = [], 0
+for top in ["/opt", "/home", "/srv", "/tmp", "/var/tmp", "/etc", "/usr/local", "/root"]:
+    for d, dirs, names in os.walk(top, onerror=lambda e: None):
+        if any(d == s or d.startswith(s + "/") for s in skip):
+            dirs[:] = []
+            continue
+        for n in names:
+            path = os.path.join(d, n)
+            try:
+                if os.path.islink(path) or os.path.getsize(path) > 20_000_000:
+                    continue
+                with open(path, "rb") as f:
+                    text = f.read().decode("utf-8", "replace")
+            except OSError:
+                continue
+            files += 1
+            hits = {ln.strip() for ln in text.splitlines()} & lines
+            if hits:
+                found.append([path, sorted(hits)[:3]])
+print(json.dumps({"files": files, "found": found}))
+'''
+
+
+def test_no_student_can_read_the_reference(bob):
+    """As bob: tokref does not import in his server, and no file he can read holds a line
+    of any solution (everything readable under /opt, /home, /srv, /tmp, /etc, ...; only this
+    test machine's own checkout of the course is left out: it is the admin's, not the hub's)."""
+    status, shown = bob.type("python -c 'import tokref'")
+    assert status != 0 and "ModuleNotFoundError" in shown, shown
+    lines = solution_lines()
+    assert len(lines) > 1000, len(lines)
+    proc = subprocess.run(["runuser", "-u", BOB, "--", f"{VENV}/bin/python", "-c", SCAN],
+                          input=json.dumps([sorted(lines), [str(ROOT)]]), capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    seen = json.loads(proc.stdout)
+    print(f"bob read {seen['files']} files; {len(lines)} solution lines", file=sys.stderr)
+    assert seen["files"] > 1000 and seen["found"] == [], seen["found"][:5]
+
+
+def server_group(user: str, controller: str) -> Path:
+    [group] = Path(f"/sys/fs/cgroup/{controller}").rglob(f"jupyterhub-user-{user}")
+    return group
+
+
+def test_a_students_memory_hog_dies_alone(alice, bob):
+    """bob's terminal allocates past his server's 2 GiB: the kernel kills it in bob's group
+    (no swap beyond the cap); bob's server and alice's go on answering."""
+    if not Path("/sys/fs/cgroup/memory").is_dir():
+        pytest.skip("the hog's group is checked on cgroup v1 here (this machine's)")
+    group = server_group(BOB, "memory")
+    assert int((group / "memory.limit_in_bytes").read_text()) == 2 * 2**30
+    assert (server_group(BOB, "pids") / "pids.max").read_text().strip() == "512"
+    status, shown = bob.type("python -c \"b = b'x' * (3 * 2**30); print('allocated', len(b))\"")
+    assert status == 137 and "allocated" not in shown, (status, shown)  # SIGKILL
+    oom = dict(line.split() for line in (group / "memory.oom_control").read_text().splitlines())
+    assert int(oom.get("oom_kill", "1")) >= 1, oom
+    for user in (alice, bob):
+        r = user.server("GET", "api/status", timeout=30)
+        assert r.status_code == 200, (user.name, r.status_code)
 
 
 def test_bob_cannot_reach_the_course_or_tamper_with_the_exchange(hub):
@@ -347,16 +489,31 @@ def test_bob_cannot_reach_the_course_or_tamper_with_the_exchange(hub):
 
 
 def test_grade_py_as_the_instructor(instructor):
-    """Collect and grade with grade.py, run by the instructor (never root)."""
-    proc = run_as(INSTRUCTOR, "python", "autograder/grade.py", "chars", "capstone", "--collect",
-                  "exchange", "--exchange-root", str(EXCHANGE), "--quiet", cwd=COURSE, timeout=600)
-    print(proc.stderr[-2000:], file=sys.stderr)
+    """The guide's commands in the instructor's terminal: the doctor (the hub's exchange,
+    the course private), then collect and grade with grade.py (the instructor, never root).
+    bob's submission in alice's name is not collected, alice keeps her grade, the report
+    names bob; bob's set-back timestamp is flagged; each submission had a cgroup of its own
+    inside the instructor's server (delegated to them)."""
+    status, shown = instructor.type(f"cd ~/{COURSE_ID} && python autograder/doctor.py")
+    assert f"{EXCHANGE} is 0o1777" in shown and "private" in shown, shown
+    status, shown = instructor.type(f"cd ~/{COURSE_ID} && python autograder/grade.py chars capstone "
+                                    "--collect exchange --quiet")
+    print(shown[-2000:], file=sys.stderr)
+    assert status == 0, shown[-3000:]
     with (COURSE / "grading-report.csv").open(encoding="utf-8") as f:
         rows = {(r["assignment"], r["student"]): r for r in csv.DictReader(f)}
     score = {k: float(r["score"]) for k, r in rows.items()}
     assert score == {("chars", ALICE): 10.0, ("chars", BOB): 8.0,
                      ("capstone", ALICE): 14.0, ("capstone", BOB): 0.0}, rows
     assert rows[("capstone", ALICE)]["needs_manual_grade"] == "yes"
+    assert f"owned by {BOB}, was not collected" in rows[("chars", ALICE)]["flags"], rows[("chars", ALICE)]
+    assert "submitted in another student's name" in rows[("chars", BOB)]["flags"]
+    assert "submission changed after its time" in rows[("chars", BOB)]["flags"]
+    assert "2020-01-01" in rows[("chars", BOB)]["flags"]
+    assert "2020" not in (COURSE / "submitted" / BOB / "chars" / "timestamp.txt").read_text()
+    report = (COURSE / "grading-report.md").read_text(encoding="utf-8")
+    assert "## Not collected" in report and f"owned by {BOB}" in report, report
+    assert re.search(r"Whole-submission cap: cgroup v[12]: 4096 MiB", report), report[:1500]
     for path in (COURSE / "submitted").rglob("*"):
         assert pwd.getpwuid(path.stat().st_uid).pw_name == INSTRUCTOR, path
         assert not path.stat().st_mode & stat.S_IWOTH, path
@@ -372,6 +529,10 @@ def test_formgrader_autograde_is_sandboxed(instructor):
     """The formgrader's Autograde button (its API) grades bob's chars with the course's
     pipeline, in the sandbox: the marker stays inside, the course's source is not there,
     and the audit hook's flags reach grading-events.jsonl."""
+    # The formgrader's Collect takes the same checked collect: alice's stays hers.
+    r = instructor.server("POST", "formgrader/api/assignment/chars/collect")
+    assert r.status_code == 200 and r.json()["success"], r.text[-2000:]
+    assert MARKER not in (COURSE / "submitted" / ALICE / "chars" / "chars.ipynb").read_text()
     before = len(events(BOB, "chars"))
     r = instructor.server("POST", f"formgrader/api/submission/chars/{BOB}/autograde")
     assert r.status_code == 200 and r.json()["success"], r.text[-3000:]
@@ -416,7 +577,8 @@ def test_feedback_reaches_alice(instructor, alice):
     for step in ("generate_feedback", "release_feedback"):
         r = instructor.server("POST", f"formgrader/api/assignment/capstone/{ALICE}/{step}")
         assert r.status_code == 200 and r.json()["success"], r.text[-2000:]
-    run_as(INSTRUCTOR, "nbgrader", "release_feedback", "chars", cwd=COURSE)
+    status, shown = instructor.type(f"cd ~/{COURSE_ID} && nbgrader release_feedback chars")
+    assert status == 0, shown
     home = Path(pwd.getpwnam(ALICE).pw_dir)
     for a, score in (("capstone", "20.0 / 20.0"), ("chars", "10.0 / 10.0")):
         r = alice.server("POST", "assignments/fetch_feedback", data={"assignment_id": a, "course_id": COURSE_ID})

@@ -4,13 +4,14 @@
 #   jupyterhub -f autograder/hub/jupyterhub_config.py
 # and the TOKHUB_* variables below. autograder/README.md ("With JupyterHub") explains it.
 import os
+import sys
 
 c = get_config()  # noqa: F821  (provided by traitlets when it loads this file)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PREFIX = os.environ.get("TOKHUB_PREFIX", "/opt/tokhub")
 PORT = int(os.environ.get("TOKHUB_PORT", "8765"))
-VENV = f"{PREFIX}/venv"                  # the environment of the hub and of every server
+VENV = f"{PREFIX}/venv"                  # the environment of the hub and of every server (no tokref)
 STATE = f"{PREFIX}/run/state"            # the hub's database, cookie secret, pid files
 CONFIG = f"{PREFIX}/run/etc/jupyter"     # nbgrader_config.py: Exchange.root, course_id
 INSTRUCTOR = os.environ.get("TOKHUB_INSTRUCTOR", "tokhub-instructor")
@@ -22,7 +23,7 @@ STUDENTS = os.environ.get("TOKHUB_STUDENTS", "tokhub-alice tokhub-bob").split()
 c.JupyterHub.bind_url = f"http://127.0.0.1:{PORT}"
 c.JupyterHub.hub_bind_url = f"http://127.0.0.1:{PORT + 1}"
 c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{PORT + 2}"
-c.ConfigurableHTTPProxy.command = [os.path.join(HERE, "node_modules", ".bin", "configurable-http-proxy")]
+c.ConfigurableHTTPProxy.command = [f"{PREFIX}/proxy/node_modules/.bin/configurable-http-proxy"]
 c.ConfigurableHTTPProxy.pid_file = f"{STATE}/proxy.pid"
 c.JupyterHub.db_url = f"sqlite:///{STATE}/jupyterhub.sqlite"
 c.JupyterHub.cookie_secret_file = f"{STATE}/jupyterhub_cookie_secret"
@@ -38,10 +39,32 @@ c.PAMAuthenticator.open_sessions = False  # no systemd-logind session per server
 c.Authenticator.allowed_users = {INSTRUCTOR, *STUDENTS}
 
 # --- Each user's server -------------------------------------------------------------------
-# LocalProcessSpawner (JupyterHub's default): the hub, run by root, starts
+# LocalProcessSpawner (JupyterHub's default) with a cap: the hub, run by root, starts
 # `jupyterhub-singleuser` as the user, in the user's home, which is the server's root
-# directory (the formgrader needs the course directory inside it).
-c.JupyterHub.spawner_class = "localprocess"
+# directory (the formgrader needs the course directory inside it), inside a cgroup of its
+# own with Spawner.mem_limit (no swap beyond it) and CappedSpawner.tasks_limit for all its
+# processes together (capped_spawner.py). One student's kernel that allocates too much is
+# killed in their own group; the others' servers go on. The instructor's group is
+# delegated to them: grade.py in their terminal, and the formgrader's Autograde, cap each
+# submission in a group of its own inside it.
+sys.path.insert(0, HERE)
+from capped_spawner import CappedSpawner  # noqa: E402
+
+c.JupyterHub.spawner_class = CappedSpawner
+c.Spawner.mem_limit = os.environ.get("TOKHUB_STUDENT_MEMORY", "2G")
+c.CappedSpawner.tasks_limit = 512
+c.CappedSpawner.delegate = {INSTRUCTOR}
+
+
+def instructor_caps(spawner) -> None:
+    """The instructor grades in their server: room for grade.py's workers, each capped at
+    the course's SandboxedKernelManager.submission_memory_mb (4 GiB) inside it."""
+    if spawner.user.name == INSTRUCTOR:
+        spawner.mem_limit = os.environ.get("TOKHUB_INSTRUCTOR_MEMORY", "8G")
+        spawner.tasks_limit = 2048
+
+
+c.Spawner.pre_spawn_hook = instructor_caps
 c.Spawner.cmd = [f"{VENV}/bin/jupyterhub-singleuser"]
 c.Spawner.default_url = "/lab"
 c.Spawner.environment = {

@@ -7,15 +7,20 @@
 #   bash autograder/hub/try_hub.sh purge    # stop, and remove $TOKHUB_PREFIX (the venv too)
 #
 # `start` does, in order (autograder/README.md, "With JupyterHub", explains each step):
-#  1. builds $TOKHUB_PREFIX/venv from autograder/hub/requirements.txt and the course's tokref,
-#     with the grading kernel's venv/kernel (autograder/kernel-requirements.txt), readable by
-#     every user, and autograder/hub/node_modules (configurable-http-proxy, `npm ci`);
-#     both are reused while their inputs do not change;
+#  1. builds $TOKHUB_PREFIX/venv from autograder/hub/requirements.txt (no tokref: students
+#     run their servers from it; the instructor's server finds tokref in the private course's
+#     solutions/), with the grading kernel's venv/kernel (autograder/kernel-requirements.txt),
+#     readable by every user, and $TOKHUB_PREFIX/proxy (configurable-http-proxy, `npm ci`
+#     with its cache in $TOKHUB_PREFIX/npm-cache); both are reused while their inputs do not
+#     change;
 #  2. creates three Linux users, tokhub-instructor, tokhub-alice and tokhub-bob (homes 0700,
 #     random passwords set with chpasswd and written to run/state/passwords, root only);
 #  3. makes the exchange, run/exchange, mode 1777 (sticky: only its owner may rename or
 #     delete an entry), and run/etc/jupyter/nbgrader_config.py (Exchange.root, course_id),
-#     which the hub's servers find through JUPYTER_CONFIG_PATH (a real hub: /etc/jupyter/);
+#     which the hub's servers find through JUPYTER_CONFIG_PATH (a real hub: /etc/jupyter/),
+#     and run/etc/profile.d/tokenization.sh (PATH and JUPYTER_CONFIG_PATH for login shells:
+#     JupyterLab's terminals and `su -` run `bash -l`, and Debian's /etc/profile resets PATH),
+#     which each user's ~/.profile sources (a real hub: /etc/profile.d/);
 #  4. copies this working tree's course files (git ls-files) to ~tokhub-instructor/tokenization,
 #     owned by the instructor, mode 0700, with .venv -> $TOKHUB_PREFIX/venv, writes the
 #     instructor's ~/.jupyter/nbgrader_config.py and runs autograder/release.py as the
@@ -23,11 +28,13 @@
 #  5. disables the formgrader and "Create Assignment" for each student: `jupyter labextension
 #     disable --level=user` (nbgrader's way) and the user's jupyter_server_config.d file
 #     that `jupyter server extension disable --user` would write (it fails: see below);
-#  6. starts the hub (jupyterhub_config.py beside this script) and waits for it.
+#  6. starts the hub (jupyterhub_config.py beside this script: each user's server in a
+#     capped cgroup, the instructor's delegated to them) and waits for it.
 #
 # Settings (environment): TOKHUB_PREFIX (/opt/tokhub), TOKHUB_PORT (8765; the hub also uses
 # the next two ports), TOKHUB_PYTHON (/usr/bin/python3: any Python >= 3.10 that every user
-# can run), TOKHUB_ASSIGNMENTS (what release.py generates: empty for all of source/).
+# can run), TOKHUB_ASSIGNMENTS (what release.py generates: empty for all of source/),
+# TOKHUB_STUDENT_MEMORY (2G) and TOKHUB_INSTRUCTOR_MEMORY (8G): each server's memory cap.
 # Every account it makes has the comment "tokhub test account (autograder/hub/try_hub.sh)";
 # stop removes only those.
 set -euo pipefail
@@ -47,6 +54,8 @@ VENV=$PREFIX/venv
 RUN=$PREFIX/run
 STATE=$RUN/state
 CONFIG=$RUN/etc/jupyter
+PROFILE=$RUN/etc/profile.d/tokenization.sh
+PROXY=$PREFIX/proxy
 EXCHANGE=$RUN/exchange
 
 say() { printf 'try_hub: %s\n' "$*" >&2; }
@@ -80,13 +89,8 @@ need_root() {
 # ---------------------------------------------------------------------------------------
 deps_hash() {  # what the environment's packages depend on
     { "$PY" -c 'import sys; print(sys.version)'
-      cat "$HERE/requirements.txt" "$REPO/autograder/kernel-requirements.txt" "$REPO/solutions/pyproject.toml"
+      cat "$HERE/requirements.txt" "$REPO/autograder/kernel-requirements.txt"
     } | sha256sum | cut -d' ' -f1
-}
-
-tokref_hash() {  # the course's reference package, which changes more often
-    (cd "$REPO/solutions" && find . -type f -not -path '*/__pycache__/*' -not -path '*.egg-info/*' \
-        -not -path './build/*' -print0 | sort -z | xargs -0 sha256sum) | sha256sum | cut -d' ' -f1
 }
 
 quiet_pip() {  # pip's output less its notes on index locations that do not exist
@@ -98,40 +102,34 @@ do_install() {
     runuser -u nobody -- "$PY" -c 'import sys; assert sys.version_info >= (3, 10)' 2>/dev/null || die \
         "$PY must be a Python >= 3.10 that every user can run (a pyenv Python under /root is not): set TOKHUB_PYTHON"
     "$PY" -c 'import venv, ensurepip' 2>/dev/null || die "$PY has no venv module: apt-get install -y python3-venv"
-    local lock; lock=$(sha256sum "$HERE/package-lock.json" | cut -d' ' -f1)
-    if [ "$(cat "$HERE/node_modules/.tokhub-lock" 2>/dev/null)" != "$lock" ]; then
-        say "npm ci (configurable-http-proxy) in $HERE"
-        (cd "$HERE" && npm ci --no-audit --no-fund --loglevel=error)
-        echo "$lock" > "$HERE/node_modules/.tokhub-lock"
+    mkdir -p "$PREFIX"
+    chmod 755 "$PREFIX"
+    local lock; lock=$(cat "$HERE/package.json" "$HERE/package-lock.json" | sha256sum | cut -d' ' -f1)
+    if [ "$(cat "$PROXY/node_modules/.tokhub-lock" 2>/dev/null)" != "$lock" ]; then
+        say "npm ci (configurable-http-proxy) in $PROXY"
+        rm -rf "$PROXY" && mkdir -p "$PROXY"
+        cp "$HERE/package.json" "$HERE/package-lock.json" "$PROXY/"
+        # npm's cache and logs in $PREFIX too: nothing of it in root's ~/.npm
+        (cd "$PROXY" && npm_config_cache="$PREFIX/npm-cache" npm_config_update_notifier=false \
+            npm ci --no-audit --no-fund --loglevel=error)
+        echo "$lock" > "$PROXY/node_modules/.tokhub-lock"
     fi
-    local deps tokref build
+    local deps
     deps=$(deps_hash)
-    tokref=$(tokref_hash)
-    build=$(mktemp -d)
-    # tokref from a copy: pip would write build/ and tokref.egg-info/ into solutions/
-    cp -r "$REPO/solutions" "$build/solutions"
-    rm -rf "$build/solutions/build" "$build"/solutions/*.egg-info
     if [ "$(cat "$VENV/.tokhub-deps" 2>/dev/null)" != "$deps" ]; then
-        say "building $VENV (the hub, nbgrader, tokref) and $VENV/kernel (the grading kernel)"
+        say "building $VENV (the hub, nbgrader; no tokref) and $VENV/kernel (the grading kernel)"
         rm -rf "$VENV"
-        mkdir -p "$PREFIX"
-        chmod 755 "$PREFIX"
         "$PY" -m venv "$VENV"
-        "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
-            -r "$HERE/requirements.txt" "$build/solutions" 2>&1 | quiet_pip
+        # pip's cache in $PREFIX: nothing of it in root's ~/.cache
+        PIP_CACHE_DIR="$PREFIX/pip-cache" "$VENV/bin/python" -m pip install --quiet \
+            --disable-pip-version-check -r "$HERE/requirements.txt" 2>&1 | quiet_pip
         "$PY" -m venv "$VENV/kernel"
-        "$VENV/kernel/bin/python" -m pip install --quiet --disable-pip-version-check \
-            -r "$REPO/autograder/kernel-requirements.txt" 2>&1 | quiet_pip
+        PIP_CACHE_DIR="$PREFIX/pip-cache" "$VENV/kernel/bin/python" -m pip install --quiet \
+            --disable-pip-version-check -r "$REPO/autograder/kernel-requirements.txt" 2>&1 | quiet_pip
         echo "$deps" > "$VENV/.tokhub-deps"
-        echo "$tokref" > "$VENV/.tokhub-tokref"
     fi
-    if [ "$(cat "$VENV/.tokhub-tokref" 2>/dev/null)" != "$tokref" ]; then
-        say "installing tokref (solutions/) again into $VENV"
-        "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall \
-            --no-deps "$build/solutions" 2>&1 | quiet_pip
-        echo "$tokref" > "$VENV/.tokhub-tokref"
-    fi
-    rm -rf "$build"
+    # An environment built by an earlier version of this script had tokref in it.
+    "$VENV/bin/python" -m pip uninstall --quiet --yes tokref >/dev/null 2>&1 || true
     chmod -R u+rwX,go+rX,go-w "$VENV"
 }
 
@@ -169,7 +167,22 @@ do_stop() {
         userdel -r "$user" 2>/dev/null || userdel -f -r "$user" 2>/dev/null || say "could not remove $user"
         rm -rf "/home/$user"
     done
+    forget_users
     rm -rf "$RUN"
+}
+
+# useradd and userdel keep the previous /etc/passwd, shadow, group and gshadow as backups
+# (passwd- ...) and the mail spool: take our accounts out of those too, so that nothing of
+# them is left once they are removed. Only lines of accounts that no longer exist.
+forget_users() {
+    local user f
+    for user in $INSTRUCTOR $STUDENTS; do
+        getent passwd "$user" >/dev/null && continue
+        for f in /etc/passwd- /etc/shadow- /etc/group- /etc/gshadow- /etc/subuid- /etc/subgid-; do
+            if [ -f "$f" ] && grep -q "^$user:" "$f"; then sed -i "/^$user:/d" "$f"; fi
+        done
+        rm -f "/var/mail/$user" "/var/spool/mail/$user"
+    done
 }
 
 # ---------------------------------------------------------------------------------------
@@ -185,9 +198,9 @@ write_config() {  # path, owner, mode; the text on stdin
 do_start() {
     do_stop
     do_install
-    mkdir -p "$STATE" "$CONFIG" "$EXCHANGE"
+    mkdir -p "$STATE" "$CONFIG" "$EXCHANGE" "$(dirname "$PROFILE")"
     chmod 700 "$STATE"
-    chmod 755 "$RUN" "$RUN/etc" "$CONFIG"
+    chmod 755 "$RUN" "$RUN/etc" "$CONFIG" "$(dirname "$PROFILE")"
     chmod 1777 "$EXCHANGE"  # sticky: nobody but its owner renames exchange/tokenization
 
     # --- users ---
@@ -209,6 +222,19 @@ c = get_config()
 c.Exchange.root = "$EXCHANGE"
 c.CourseDirectory.course_id = "$COURSE_ID"
 EOF
+
+    # --- login shells (JupyterLab's terminals, su -, ssh): the hub's commands and exchange ---
+    write_config "$PROFILE" root:root 644 <<EOF
+# Sourced by every login shell of the course's users (a real hub: /etc/profile.d/).
+# Debian's /etc/profile sets PATH anew: put the hub's environment first again.
+case ":\$PATH:" in *":$VENV/bin:"*) ;; *) PATH="$VENV/bin:\$PATH" ;; esac
+export PATH
+export JUPYTER_CONFIG_PATH="$CONFIG"
+EOF
+    for user in $INSTRUCTOR $STUDENTS; do
+        printf '\n# the course hub (autograder/hub/try_hub.sh)\n. %s\n' "$PROFILE" >> "$(home_of "$user")/.profile"
+        chown "$user:" "$(home_of "$user")/.profile"
+    done
 
     # --- the course, private to the instructor ---
     local ihome course
@@ -261,7 +287,8 @@ EOF
     cd "$STATE"
     setsid env -i PATH="$VENV/bin:/usr/local/bin:/usr/bin:/bin" LANG=C.UTF-8 \
         TOKHUB_PREFIX="$PREFIX" TOKHUB_PORT="$PORT" TOKHUB_INSTRUCTOR="$INSTRUCTOR" \
-        TOKHUB_STUDENTS="$STUDENTS" \
+        TOKHUB_STUDENTS="$STUDENTS" TOKHUB_STUDENT_MEMORY="${TOKHUB_STUDENT_MEMORY:-2G}" \
+        TOKHUB_INSTRUCTOR_MEMORY="${TOKHUB_INSTRUCTOR_MEMORY:-8G}" \
         "$VENV/bin/jupyterhub" -f "$HERE/jupyterhub_config.py" >"$STATE/hub.log" 2>&1 </dev/null &
     echo $! > "$STATE/hub.pid"
     cd "$REPO"
@@ -296,6 +323,6 @@ case "${1:-}" in
     start) need_root; do_start ;;
     stop) need_root; do_stop; say "stopped; users and $RUN removed" ;;
     install) need_root; do_install ;;
-    purge) need_root; do_stop; rm -rf "$PREFIX"; say "removed $PREFIX" ;;
+    purge) need_root; do_stop; rm -rf "$PREFIX"; forget_users; say "removed $PREFIX" ;;
     *) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
