@@ -130,6 +130,10 @@ def test_plain_autograde_warns_of_a_checksum_only_for_a_cell_really_changed(cour
     assert proc.returncode == 0, proc.stderr[-3000:]
     changed = [line for line in proc.stderr.splitlines() if "has changed" in line]
     assert len(changed) == 1 and "'checksum' for cell chars-encode-basic" in changed[0], changed
+    # ... and the report's flag says so, on bob's row (nbgrader only logs it).
+    flags = [e for e in ev.read_events(course / "grading-events.jsonl") if e.event == ev.EDITED_TEST]
+    assert [(e.student, e.cell, e.flag) for e in flags] == [("bob", "chars-encode-basic", True)], flags
+    assert "graded with the released cell" in flags[0].detail
     # Every test cell still ran with its hidden tests: both score full marks.
     from nbgrader.api import Gradebook
 

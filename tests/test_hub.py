@@ -1,32 +1,37 @@
-"""The course on a JupyterHub, end to end (issue 22): one instructor, two students, the
-exchange, grading, the formgrader, feedback and the permissions between them.
+"""The course on a JupyterHub, end to end (issues 22 and 27): one instructor, two students,
+the exchange, grading, the formgrader, feedback, and what a student can and cannot do.
 
 ``autograder/hub/try_hub.sh start`` (as root) builds the hub's environment (once; reused
-while its inputs do not change), creates the Linux users ``tokhub-instructor``,
-``tokhub-alice`` and ``tokhub-bob``, the exchange (mode 1777), the instructor's private copy
-of the course with ``chars`` and ``capstone`` generated, and starts JupyterHub 6.1.1 on
-127.0.0.1 (PAM login, LocalProcessSpawner). ``try_hub.sh stop`` ends it and removes the
-users, also when a test fails.
+while its inputs do not change; no tokref in it), creates the Linux users
+``tokhub-instructor``, ``tokhub-alice`` and ``tokhub-bob``, the exchange (mode 1777), the
+instructor's private copy of the course with ``chars`` and ``capstone`` generated, and
+starts JupyterHub 6.1.1 on 127.0.0.1 (PAM login, ``CappedSpawner``: each server in a cgroup
+of its own, the instructor's delegated to them). ``try_hub.sh stop`` ends it and removes
+the users, also when a test fails.
 
-What goes over HTTP, as in the browser (``requests``): logging in through the hub's login
-form, a token from the hub's API, starting each user's server; the students' *Assignments*
-panel (its server extension: alice fetches, submits and fetches feedback; the notebooks
-are saved through the contents API, as the editor saves them); the instructor's formgrader
-(its REST API: releasing ``capstone``, autograding one submission, manual grades,
-generating and releasing feedback); ``/formgrader`` on the students' servers.
+What goes over HTTP, as in the browser (``requests``, and tornado's websocket client for
+the terminals): logging in through the hub's login form, a token from the hub's API,
+starting each user's server; the guide's commands typed into JupyterLab terminals (a
+login shell, ``bash -l``: the test sets no PATH) of the instructor (release, the doctor,
+``grade.py --collect exchange``, release_feedback) and of bob (fetch, submit, a 3 GiB
+allocation, ``import tokref``); the students' *Assignments* panel (alice fetches, submits
+and fetches feedback; notebooks saved through the contents API); the instructor's
+formgrader (its REST API: releasing ``capstone``, collecting, autograding one submission,
+manual grades, feedback); ``/formgrader`` on the students' servers.
 
-What runs on the command line, as a user in a terminal (``runuser -u <user> -- <venv>/bin/...``):
-the instructor's ``nbgrader release_assignment chars``, ``autograder/grade.py --collect
-exchange`` and ``nbgrader release_feedback chars``; bob's ``nbgrader fetch_assignment`` and
-``nbgrader submit``; ``jupyter labextension list``; bob's attempts on other people's files.
+What runs as a user outside the hub (``runuser``): bob's login shell (``runuser -l``), his
+attempts on other people's files, a scan of every file he can read for a line of any
+solution, and the edit of his own submission's ``timestamp.txt`` after submitting.
 
 alice submits the instructor's solutions (full marks; her capstone answers then wait for a
 manual grade), bob a ``chars`` whose Part 4 is wrong and which, when graded, writes a marker
-into its home directory and tries to read the course's source, and ``capstone`` as
-released. Skipped when not root or without ``useradd``; needs Node.js and npm (the proxy)
-and bubblewrap (grading). About 1.5 to 2 minutes on 2 cores once the environment exists; its
-first build adds about a minute. With ``TOKHUB_SCREENSHOTS=<dir>`` it also saves
-screenshots of the formgrader in its own browser tab (headless Chromium).
+into its home directory and tries to read the course's source, the same ``chars`` again in
+alice's name (set aside when collected: alice keeps 10/10), and ``capstone`` as released.
+Skipped when not root or without ``useradd``; needs Node.js and npm (the proxy), bubblewrap
+(grading) and cgroup v1 or v2 with memory and pids (the servers' caps). About 3 minutes on
+2 cores once the environment exists; its first build adds about a minute. With
+``TOKHUB_SCREENSHOTS=<dir>`` it also saves screenshots of the formgrader in its own
+browser tab (headless Chromium).
 """
 
 from __future__ import annotations
@@ -382,24 +387,37 @@ def test_login_shells_find_the_hub(hub):
 
 def solution_lines() -> set[str]:
     """Distinctive lines of every solution: the instructor's code between the solution
-    markers of source/, and tokref's own source (it implements every assignment)."""
+    markers of source/, and tokref's own source (it implements every assignment). A line
+    counts when it is long and names something tokref defines (``build_char_vocab``,
+    ``merge_order``, ...): a line any library could hold too (``data = json.loads(...)``)
+    proves nothing. Lines the released notebooks show students anyway are left out."""
+    import ast
+
+    tokref = ROOT / "solutions" / "tokref"
+    names = {node.name for py in tokref.rglob("*.py")
+             for node in ast.walk(ast.parse(py.read_text(encoding="utf-8")))
+             if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and len(node.name) >= 12
+             and not node.name.startswith("__") and ("_" in node.name or node.name[0].isupper())}
     lines = set()
     for nb_path in (ROOT / "source").glob("*/*.ipynb"):
         for cell in read_nb(nb_path)["cells"]:
-            text = "".join(cell["source"])
-            for part in text.split("### BEGIN SOLUTION")[1:]:
+            for part in "".join(cell["source"]).split("### BEGIN SOLUTION")[1:]:
                 lines |= {ln.strip() for ln in part.split("### END SOLUTION")[0].splitlines()}
-    for py in (ROOT / "solutions" / "tokref").rglob("*.py"):
+    for py in tokref.rglob("*.py"):
         lines |= {ln.strip() for ln in py.read_text(encoding="utf-8").splitlines()}
-    # Long enough to be the course's own, not a line any library could hold too.
-    return {ln for ln in lines if len(ln) >= 48 and not ln.startswith(("#", "\"\"\"", "from ", "import "))}
+    released = {ln.strip() for nb_path in (ROOT / "exercises").glob("*/*.ipynb")
+                for cell in read_nb(nb_path)["cells"] for ln in "".join(cell["source"]).splitlines()}
+    word = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+    return {ln for ln in lines - released
+            if len(ln) >= 30 and not ln.startswith("#") and names & set(word.findall(ln))}
 
 
 SCAN = r'''
 import json, os, sys
-lines, skip = json.load(sys.stdin)
+lines, skip, tops = json.load(sys.stdin)
+lines = set(lines)
 found, files = [], 0
-for top in ["/opt", "/home", "/srv", "/tmp", "/var/tmp", "/etc", "/usr/local", "/root"]:
+for top in tops:
     for d, dirs, names in os.walk(top, onerror=lambda e: None):
         if any(d == s or d.startswith(s + "/") for s in skip):
             dirs[:] = []
@@ -427,10 +445,15 @@ def test_no_student_can_read_the_reference(bob):
     test machine's own checkout of the course is left out: it is the admin's, not the hub's)."""
     status, shown = bob.type("python -c 'import tokref'")
     assert status != 0 and "ModuleNotFoundError" in shown, shown
-    lines = solution_lines()
-    assert len(lines) > 1000, len(lines)
+    lines = sorted(solution_lines())
+    assert len(lines) > 500, len(lines)
+    # The scan finds them where they are: in the course's own solutions/ (read as root).
+    control = subprocess.run([f"{VENV}/bin/python", "-c", SCAN], capture_output=True, text=True,
+                             input=json.dumps([lines, [], [str(ROOT / "solutions")]]), timeout=120)
+    assert len(json.loads(control.stdout)["found"]) > 20, control.stdout[-2000:] + control.stderr
+    tops = ["/opt", "/home", "/srv", "/tmp", "/var/tmp", "/etc", "/usr/local", "/root"]
     proc = subprocess.run(["runuser", "-u", BOB, "--", f"{VENV}/bin/python", "-c", SCAN],
-                          input=json.dumps([sorted(lines), [str(ROOT)]]), capture_output=True,
+                          input=json.dumps([lines, [str(ROOT)], tops]), capture_output=True,
                           text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-2000:]
     seen = json.loads(proc.stdout)
