@@ -93,6 +93,7 @@ REFERENCE = {
         "truncate_to_budget": "(text, budget, encode)",
     },
     "superword": {
+        "stage2_words": "(texts)",  # given in the setup cell
         "is_superword_allowed": tokref.superword.is_superword_allowed,
         # tuple(tokref.superword.continue_merges(...)[:2]), each as a list
         "continue_merges": "(words, symbols, merges, n_tokens, *, max_words=4)",

@@ -80,3 +80,12 @@ def test_errors() -> None:
         continue_merges({}, [bytes([i]) for i in range(256)] + [b"xy"], [(97, 98)], 300)
     with pytest.raises(TypeError):
         train_superword("abc", 256 + 2, transition="1")  # type: ignore[arg-type]
+
+
+def test_stage1_given_equals_trained() -> None:
+    texts = _random_texts(99, n=8)
+    big = ByteLevelBPETokenizer().train(texts, 256 + 12)
+    for t in (0, 5, 12):
+        a = train_superword(texts, 256 + 20, transition=t)
+        b = train_superword(texts, 256 + 20, transition=t, stage1=big)
+        assert a.token_bytes == b.token_bytes

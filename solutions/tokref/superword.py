@@ -215,6 +215,7 @@ def train_superword(
     max_words: int = 4,
     special_tokens: Collection[str] = (),
     processes: int = 1,
+    stage1: ByteLevelBPETokenizer | None = None,
 ) -> ByteLevelBPETokenizer:
     """A SuperBPE tokenizer of ``vocab_size`` tokens: ``transition`` merges of ordinary
     byte-level BPE under ``pattern`` (stage 1), then superword merges on
@@ -222,6 +223,9 @@ def train_superword(
     :class:`ByteLevelBPETokenizer` whose pattern is ``SUPERWORD_PATTERN``: it encodes as
     any byte-level tokenizer does (tiktoken's rule: lowest-ranked bytes first).
     ``transition = vocab_size - 256 - len(special_tokens)`` gives stage 1 alone.
+    ``stage1``: a byte-level tokenizer already trained on ``texts`` with ``pattern`` and at
+    least ``transition`` merges, whose first ``transition`` are used (``truncated``), so
+    that a sweep over transition points trains stage 1 once.
 
     >>> tok = train_superword("to be or not to be", 256 + 6, transition=3)
     >>> tok.tokenize("to be or")
@@ -238,8 +242,14 @@ def train_superword(
             f"transition = {transition} is beyond the {n_merges} merges that vocab_size = "
             f"{vocab_size} leaves; choose 0 <= transition <= {n_merges}"
         )
-    stage1 = ByteLevelBPETokenizer().train(texts, 256 + transition, pattern=pattern, processes=processes,
-                                           trace=True)
+    if stage1 is None:
+        stage1 = ByteLevelBPETokenizer().train(texts, 256 + transition, pattern=pattern, processes=processes,
+                                               trace=True)
+    elif not isinstance(stage1, ByteLevelBPETokenizer) or len(stage1.merge_ids) < transition:
+        raise ValueError(
+            f"stage1 must be a ByteLevelBPETokenizer trained with at least transition = {transition} merges")
+    else:
+        stage1 = stage1.truncated(transition)
     words = stage2_words(texts, specials, processes=processes)
     learnt = continue_merges(words, stage1.token_bytes, [(a, b) for a, b, _ in stage1.merge_ids],
                              256 + n_merges, max_words=max_words)
