@@ -32,6 +32,7 @@ CHAPTERS = [
     "book/09_languages_code",
     "book/10_performance",
     "book/11_which_is_better",
+    "book/12_beyond_the_vocabulary",
 ]
 PAGES = ["book/index", *CHAPTERS, "book/glossary", "book/references"]
 # Chapter -> the exercise notebooks it offers for download.
@@ -45,6 +46,7 @@ DOWNLOADS = {
     "book/07_unigram": ["unigram.ipynb"],
     "book/08_in_practice": ["practice.ipynb"],
     "book/09_languages_code": ["practice.ipynb"],
+    "book/12_beyond_the_vocabulary": ["superword.ipynb"],
 }
 # Every key of book/references.bib is cited somewhere, so each must be listed.
 BIB = ROOT / "book" / "references.bib"

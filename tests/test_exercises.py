@@ -18,6 +18,7 @@ import tokref.batch
 import tokref.bytelevel
 import tokref.char
 import tokref.merges
+import tokref.superword
 import tokref.unigram
 import tokref.word
 import tokref.wordpiece
@@ -90,6 +91,13 @@ REFERENCE = {
         "encode_stream": "(chunks, encode)",
         # via truncate_to_budget_with_merges(text, budget, merges): tokref.budget.truncate_to_budget
         "truncate_to_budget": "(text, budget, encode)",
+    },
+    "superword": {
+        "stage2_words": "(texts)",  # given in the setup cell
+        "is_superword_allowed": tokref.superword.is_superword_allowed,
+        # tuple(tokref.superword.continue_merges(...)[:2]), each as a list
+        "continue_merges": "(words, symbols, merges, n_tokens, *, max_words=4)",
+        "patch_starts": "(entropies, threshold, *, rule='global')",  # tokref.patches.patch_starts(h, threshold=t, rule=rule)
     },
     "unigram": {
         "viterbi": "(text, pieces)",  # viterbi(text, pieces)

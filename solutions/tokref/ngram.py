@@ -240,6 +240,31 @@ class KneserNeyLM:
         x, pos = self._events(sequences, name="sequences")
         return float(-np.log2(self._probs(x, pos)).sum())
 
+    def next_distributions(self, sequence: Sequence[int]) -> np.ndarray:
+        """Row ``i``: the model's distribution over the ``vocab_size + 1`` outcomes (the ids,
+        then ``EOS``) after ``sequence[:i]``, for ``i`` in ``0 .. len(sequence)``; each row
+        sums to one. What the entropy of the next symbol is computed from
+        (:func:`tokref.patches.next_byte_entropies`).
+
+        >>> lm = KneserNeyLM(2, vocab_size=3, discount=0.5).fit([[0, 1], [0, 2, 1]])
+        >>> d = lm.next_distributions([0])
+        >>> d.shape, float(d[1, 1]) == lm.prob([0], 1), bool(np.allclose(d.sum(axis=1), 1))
+        ((2, 4), True, True)
+        """
+        self._require_fitted()
+        x = padded_ids([sequence], self._vocab_size, self._order - 1, name="sequence")
+        n_out, width = self._vocab_size + 1, self._order
+        n_rows = len(x) - (self._order - 1)  # one per position: before each id and EOS
+        # Each (position, candidate) becomes its own row: the order - 1 symbols of context,
+        # then the candidate; _probs reads the candidate at the row's last place.
+        ctx = np.lib.stride_tricks.sliding_window_view(x, width)[:n_rows, :-1]
+        rows = np.empty((n_rows, n_out, width), dtype=np.int64)
+        rows[:, :, :-1] = ctx[:, None, :]
+        rows[:, :, -1] = np.arange(n_out)
+        flat = rows.reshape(-1)
+        pos = np.arange(width - 1, len(flat), width)
+        return self._probs(flat, pos).reshape(n_rows, n_out)
+
     def _probs(self, x: np.ndarray, pos: np.ndarray) -> np.ndarray:
         """``P_n(x[p] | the order - 1 symbols before it)`` for every ``p`` in ``pos``,
         order by order from the uniform ``P_0`` up (the formulas of the module docstring)."""
