@@ -18,6 +18,7 @@ import tokref.batch
 import tokref.bytelevel
 import tokref.char
 import tokref.merges
+import tokref.ngram
 import tokref.unigram
 import tokref.word
 import tokref.wordpiece
@@ -90,6 +91,18 @@ REFERENCE = {
         "encode_stream": "(chunks, encode)",
         # via truncate_to_budget_with_merges(text, budget, merges): tokref.budget.truncate_to_budget
         "truncate_to_budget": "(text, budget, encode)",
+    },
+    "quality": {
+        "make_encoder": "(merges)",  # given in the setup cell, as in practice
+        "decode": "(ids)",  # given in the setup cell
+        "estimate_discount": tokref.ngram.estimate_discount,
+        # via kneser_ney_probs (given in the setup cell): KneserNeyLM(order, vocab_size=...).fit(...).prob
+        "kneser_ney_model": "(sequences, *, order, vocab_size)",
+        "kneser_ney_probs": "(sequences, queries, *, order, vocab_size)",
+        # KneserNeyLM(...).fit(train_ids).bits(heldout_ids) / the UTF-8 bytes of heldout_texts
+        "bits_per_byte": "(train_ids, heldout_ids, heldout_texts, *, order, vocab_size)",
+        "sweep_vocab_sizes": "(tokenizations, heldout_texts, *, order)",  # bits_per_byte per lossless size
+        "best_vocab_size": "(table, *, tolerance=0.001)",  # the smallest within tolerance of the lowest
     },
     "unigram": {
         "viterbi": "(text, pieces)",  # viterbi(text, pieces)
@@ -295,7 +308,7 @@ def test_functions_have_the_reference_signatures(folder, assignment):
         assert f.__doc__, f"{name} needs a docstring that students see"
 
 
-@pytest.mark.parametrize("assignment", ["bytelevel", "capstone", "practice"])
+@pytest.mark.parametrize("assignment", ["bytelevel", "capstone", "practice", "quality"])
 def test_stdlib_pattern_is_the_reference_one(assignment):
     """The pattern students get is tokref's GPT2_PATTERN_STDLIB, whose agreement with
     GPT2_PATTERN the hidden tests rely on (tests/test_assignment_refs.py checks it)."""
