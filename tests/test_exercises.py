@@ -96,9 +96,9 @@ REFERENCE = {
         "make_encoder": "(merges)",  # given in the setup cell, as in practice
         "decode": "(ids)",  # given in the setup cell
         "estimate_discount": tokref.ngram.estimate_discount,
-        # via kneser_ney_probs (given in the setup cell): KneserNeyLM(order, vocab_size=...).fit(...).prob
+        # via kneser_ney_model_probs (given in the setup cell): KneserNeyLM(order, vocab_size=...).fit(...).prob
         "kneser_ney_model": "(sequences, *, order, vocab_size)",
-        "kneser_ney_probs": "(sequences, queries, *, order, vocab_size)",
+        "kneser_ney_model_probs": "(sequences, queries, *, order, vocab_size)",
         # KneserNeyLM(...).fit(train_ids).bits(heldout_ids) / the UTF-8 bytes of heldout_texts
         "bits_per_byte": "(train_ids, heldout_ids, heldout_texts, *, order, vocab_size)",
         "sweep_vocab_sizes": "(tokenizations, heldout_texts, *, order)",  # bits_per_byte per lossless size
