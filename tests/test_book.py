@@ -47,6 +47,7 @@ DOWNLOADS = {
     "book/08_in_practice": ["practice.ipynb"],
     "book/09_languages_code": ["practice.ipynb"],
     "book/12_beyond_the_vocabulary": ["superword.ipynb"],
+    "book/11_which_is_better": ["quality.ipynb"],
 }
 # Every key of book/references.bib is cited somewhere, so each must be listed.
 BIB = ROOT / "book" / "references.bib"

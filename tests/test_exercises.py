@@ -19,6 +19,7 @@ import tokref.bytelevel
 import tokref.char
 import tokref.merges
 import tokref.superword
+import tokref.ngram
 import tokref.unigram
 import tokref.word
 import tokref.wordpiece
@@ -98,6 +99,18 @@ REFERENCE = {
         # tuple(tokref.superword.continue_merges(...)[:2]), each as a list
         "continue_merges": "(words, symbols, merges, n_tokens, *, max_words=4)",
         "patch_starts": "(entropies, threshold, *, rule='global')",  # tokref.patches.patch_starts(h, threshold=t, rule=rule)
+    },
+    "quality": {
+        "make_encoder": "(merges)",  # given in the setup cell, as in practice
+        "decode": "(ids)",  # given in the setup cell
+        "estimate_discount": tokref.ngram.estimate_discount,
+        # via kneser_ney_model_probs (given in the setup cell): KneserNeyLM(order, vocab_size=...).fit(...).prob
+        "kneser_ney_model": "(sequences, *, order, vocab_size)",
+        "kneser_ney_model_probs": "(sequences, queries, *, order, vocab_size)",
+        # KneserNeyLM(...).fit(train_ids).bits(heldout_ids) / the UTF-8 bytes of heldout_texts
+        "bits_per_byte": "(train_ids, heldout_ids, heldout_texts, *, order, vocab_size)",
+        "sweep_vocab_sizes": "(tokenizations, heldout_texts, *, order)",  # bits_per_byte per lossless size
+        "best_vocab_size": "(table, *, tolerance=0.001)",  # the smallest within tolerance of the lowest
     },
     "unigram": {
         "viterbi": "(text, pieces)",  # viterbi(text, pieces)
@@ -303,7 +316,7 @@ def test_functions_have_the_reference_signatures(folder, assignment):
         assert f.__doc__, f"{name} needs a docstring that students see"
 
 
-@pytest.mark.parametrize("assignment", ["bytelevel", "capstone", "practice"])
+@pytest.mark.parametrize("assignment", ["bytelevel", "capstone", "practice", "quality"])
 def test_stdlib_pattern_is_the_reference_one(assignment):
     """The pattern students get is tokref's GPT2_PATTERN_STDLIB, whose agreement with
     GPT2_PATTERN the hidden tests rely on (tests/test_assignment_refs.py checks it)."""

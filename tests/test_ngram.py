@@ -14,7 +14,15 @@ from hypothesis import strategies as st
 
 from tokref import CharTokenizer
 from tokref.corpus import load_text
-from tokref.ngram import KneserNeyLM, bits_per_byte, evaluate_bits_per_byte, padded_ids
+from tokref.ngram import (
+    FALLBACK_DISCOUNT,
+    KENLM_FALLBACK_DISCOUNTS,
+    KneserNeyLM,
+    bits_per_byte,
+    estimate_discount,
+    evaluate_bits_per_byte,
+    padded_ids,
+)
 
 
 # ---------------------------------------------------------------------------------------
@@ -143,6 +151,30 @@ def test_the_discounts_are_n1_over_n1_plus_2_n2_per_order():
     # Order 2 continuation counts: all six bigrams once: n2 = 0, so the fallback 0.5.
     # Order 1: 0 1 2 3 once each, EOS after {2, 3}: 4/(4+2).
     assert lm.discounts == pytest.approx((4 / 6, 0.5, 0.5))
+
+
+def test_estimate_discount_is_the_models_discount_and_falls_back_without_n1_or_n2():
+    assert estimate_discount([1, 1, 1, 2, 5]) == 0.6
+    assert estimate_discount((c for c in [1, 2, 2])) == 1 / 5
+    for counts in ([], [2, 4, 4], [1, 1, 3], [3]):  # n1 or n2 is zero
+        assert estimate_discount(counts) == FALLBACK_DISCOUNT
+    # One discount per order: the first of KenLM's three (counts 1, 2, 3+).
+    assert FALLBACK_DISCOUNT == KENLM_FALLBACK_DISCOUNTS[0]
+    lm = KneserNeyLM(3, vocab_size=4).fit([[0, 1, 2], [0, 1, 3], [2, 2, 1, 0]])
+    tables = [SlowKN([[0, 1, 2], [0, 1, 3], [2, 2, 1, 0]], 4, 3).c[k] for k in (1, 2, 3)]
+    assert lm.discounts == tuple(estimate_discount(t.values()) for t in tables)
+
+
+@pytest.mark.parametrize("counts, error, match", [
+    ("112", TypeError, "iterable of positive ints"),
+    (5, TypeError, "iterable of positive ints"),
+    ([1, 0], ValueError, r"counts\[1\] = 0"),
+    ([1.0], ValueError, "positive ints"),
+    ([True], ValueError, "positive ints"),
+])
+def test_estimate_discount_refuses_what_is_not_a_count_table(counts, error, match):
+    with pytest.raises(error, match=match):
+        estimate_discount(counts)
 
 
 def test_order_1_is_the_discounted_unigram_interpolated_with_uniform():

@@ -39,9 +39,14 @@ distribution: ``P_1(w) = (max(c(w) - D, 0) + D · T / (vocab_size + 1)) / N``.
 
 **Discounts.** ``D_k = n1 / (n1 + 2 n2)`` (Ney, Essen & Kneser 1994), where ``n1`` and
 ``n2`` are the numbers of order-``k`` entries of ``c_k`` equal to 1 and 2 (continuation
-counts for the lower orders, as KenLM does). When ``n1`` or ``n2`` is zero (tiny
-corpora) the formula gives 0 or 1, so ``D_k = 0.5``, KenLM's fallback. ``discount=`` fixes
-one ``D`` in ``(0, 1)`` for every order instead.
+counts for the lower orders, as KenLM does); ``estimate_discount`` computes it. When
+``n1`` or ``n2`` is zero (tiny corpora, or a corpus repeated) the formula gives 0 or 1,
+so ``D_k = FALLBACK_DISCOUNT = 0.5`` instead. This model has one discount per order;
+KenLM's ``lmplz`` (modified Kneser–Ney) has three, for counts 1, 2 and 3+, and stops with
+an error when it cannot estimate them unless run with ``--discount_fallback``, whose
+default, ``KENLM_FALLBACK_DISCOUNTS = (0.5, 1.0, 1.5)``, is used only then; 0.5 is its
+discount for the n-grams seen once. ``discount=`` fixes one ``D`` in ``(0, 1)`` for every
+order instead.
 
 **Bits per byte.** A model's total ``-log2`` probability of a held-out text is the
 length, in bits, of the shortest code an arithmetic coder driven by the model could
@@ -78,13 +83,21 @@ from .protocols import SupportsEncode
 
 __all__ = [
     "KneserNeyLM",
+    "estimate_discount",
     "bits_per_byte",
     "evaluate_bits_per_byte",
     "padded_ids",
 ]
 
-#: The discount used when n1 or n2 is zero (KenLM's ``--discount_fallback``).
+#: The discount used when n1 or n2 is zero: one discount, since this model has one per
+#: order; it is the first of KenLM's three (``KENLM_FALLBACK_DISCOUNTS``).
 FALLBACK_DISCOUNT = 0.5
+
+#: KenLM ``lmplz --discount_fallback``'s default discounts for adjusted counts 1, 2 and 3+
+#: (kpu/kenlm, lm/builder/lmplz_main.cc), substituted for an order only when the flag is
+#: given and the closed-form estimate fails (lm/builder/adjust_counts.cc); without the
+#: flag lmplz stops with an error.
+KENLM_FALLBACK_DISCOUNTS = (0.5, 1.0, 1.5)
 
 
 class KneserNeyLM:
@@ -196,9 +209,7 @@ class KneserNeyLM:
             return self._fixed_discount
         n1 = int(np.count_nonzero(counts == 1))
         n2 = int(np.count_nonzero(counts == 2))
-        if n1 == 0 or n2 == 0:
-            return FALLBACK_DISCOUNT
-        return n1 / (n1 + 2 * n2)
+        return _discount(n1, n2)
 
     # -- scoring ----------------------------------------------------------------------
 
@@ -303,6 +314,40 @@ class KneserNeyLM:
     def __repr__(self) -> str:
         state = "fitted" if self._fitted else "not fitted"
         return f"KneserNeyLM(order={self._order}, vocab_size={self._vocab_size}, {state})"
+
+
+def estimate_discount(counts: Iterable[int]) -> float:
+    """The absolute discount of one order from the entries of its count table:
+    ``n1 / (n1 + 2 n2)`` with ``n1`` and ``n2`` the numbers of entries equal to 1 and 2
+    (Ney, Essen & Kneser 1994), or ``FALLBACK_DISCOUNT`` (0.5) when either is zero, where
+    the formula would give 0 or 1. ``KneserNeyLM`` uses it for every order.
+
+    >>> estimate_discount([1, 1, 1, 2, 5])      # n1 = 3, n2 = 1: 3 / (3 + 2)
+    0.6
+    >>> estimate_discount([2, 4, 4])            # no count of 1: the fallback
+    0.5
+    """
+    if isinstance(counts, (str, bytes, bytearray)) or not isinstance(counts, Iterable):
+        raise TypeError(
+            "counts must be an iterable of positive ints (the entries of one order's "
+            f"count table), not {type(counts).__name__}"
+        )
+    n1 = n2 = 0
+    for i, c in enumerate(counts):
+        if not is_integer(c) or c < 1:
+            raise ValueError(
+                f"counts[{i}] = {c!r}: counts must be positive ints (how often each n-gram "
+                "was seen, or how many contexts it completes); leave out the n-grams never seen"
+            )
+        n1 += c == 1
+        n2 += c == 2
+    return _discount(n1, n2)
+
+
+def _discount(n1: int, n2: int) -> float:
+    if n1 == 0 or n2 == 0:
+        return FALLBACK_DISCOUNT
+    return n1 / (n1 + 2 * n2)
 
 
 def _unique_counts(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
