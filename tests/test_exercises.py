@@ -91,6 +91,18 @@ REFERENCE = {
         # via truncate_to_budget_with_merges(text, budget, merges): tokref.budget.truncate_to_budget
         "truncate_to_budget": "(text, budget, encode)",
     },
+    "speed": {
+        # tokref.merges.PairCounts(...).counts, and its where as sets (each word once)
+        "build_index": "(words, weights)",
+        # by definition: tokref.merges.merge_pair on the words that hold the pair, then a recount
+        "merge_in_place": "(words, weights, counts, where, pair)",
+        # tokref.merges.train_merges on ids of the sorted symbols, merges mapped back to str;
+        # cases where a merged string repeats or equals a symbol of the words are dropped
+        "train_fast": "(words, n_merges)",
+        "train_text": "(text, n_merges)",  # the same on {tuple(w): count for w in text.split()}
+        # [piece[a:b] for a, b in pairwise(tokref.heapmerge.heap_bounds(piece, ranks, 1 << 60))]
+        "encode_piece": "(piece, ranks)",
+    },
     "unigram": {
         "viterbi": "(text, pieces)",  # viterbi(text, pieces)
         "forward": "(text, pieces)",  # forward_backward(text, pieces)[0]
