@@ -94,6 +94,7 @@ REFERENCE = {
     "speed": {
         # tokref.merges.PairCounts(...).counts, and its where as sets (each word once)
         "build_index": "(words, weights)",
+        "merge_in_place_run": "(words, weights, pairs)",  # given in the setup cell: what the hidden tests call
         # by definition: tokref.merges.merge_pair on the words that hold the pair, then a recount
         "merge_in_place": "(words, weights, counts, where, pair)",
         # tokref.merges.train_merges on ids of the sorted symbols, merges mapped back to str;

@@ -209,6 +209,38 @@ def merge_in_place(words, weights, counts, where, pair):
 '''},
     },
     # -- Part 2: training with a heap ------------------------------------------------------
+    "train_recount_every_merge": {
+        "mistake": "train_fast counts every pair of every word again after each merge (the definition): the right "
+                   "merges, one counting pass per merge and more, far over the time limit",
+        "code": {"speed-train": '''
+def train_fast(words, n_merges):
+    current = dict(words)
+    merges = []
+    for _ in range(n_merges):
+        counts = {}
+        for word, count in current.items():
+            for pair in zip(word, word[1:]):
+                counts[pair] = counts.get(pair, 0) + count
+        if not counts:
+            break
+        pair = max(counts, key=lambda p: (counts[p], p))
+        merges.append(pair)
+        a, b = pair
+        merged = {}
+        for word, count in current.items():
+            out, i = [], 0
+            while i < len(word):
+                if i + 1 < len(word) and word[i] == a and word[i + 1] == b:
+                    out.append(a + b)
+                    i += 2
+                else:
+                    out.append(word[i])
+                    i += 1
+            merged[tuple(out)] = merged.get(tuple(out), 0) + count
+        current = merged
+    return merges
+'''},
+    },
     "train_smallest_on_tie": {
         "mistake": "train_fast keys the heap by (-count, (a, b)), so of the pairs tied at the highest count it "
                    "merges the smallest, not the greatest",
@@ -244,38 +276,6 @@ def merge_in_place(words, weights, counts, where, pair):
         "code": {"speed-train": _edit(_TRAIN, """            if count > 0:
                 heapq.heappush""", """            if count > 0 and False:
                 heapq.heappush""")},
-    },
-    "train_recount_every_merge": {
-        "mistake": "train_fast counts every pair of every word again after each merge (the definition): the right "
-                   "merges, one counting pass per merge and more, far over the time limit",
-        "code": {"speed-train": '''
-def train_fast(words, n_merges):
-    current = dict(words)
-    merges = []
-    for _ in range(n_merges):
-        counts = {}
-        for word, count in current.items():
-            for pair in zip(word, word[1:]):
-                counts[pair] = counts.get(pair, 0) + count
-        if not counts:
-            break
-        pair = max(counts, key=lambda p: (counts[p], p))
-        merges.append(pair)
-        a, b = pair
-        merged = {}
-        for word, count in current.items():
-            out, i = [], 0
-            while i < len(word):
-                if i + 1 < len(word) and word[i] == a and word[i + 1] == b:
-                    out.append(a + b)
-                    i += 2
-                else:
-                    out.append(word[i])
-                    i += 1
-            merged[tuple(out)] = merged.get(tuple(out), 0) + count
-        current = merged
-    return merges
-'''},
     },
     # -- Part 3: training on a text --------------------------------------------------------
     "text_split_on_space": {
