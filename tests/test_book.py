@@ -41,6 +41,7 @@ DOWNLOADS = {
     "book/02_characters": ["chars.ipynb"],
     "book/03_words": ["words.ipynb"],
     "book/04_bpe": ["bpe.ipynb"],
+    "book/10_performance": ["speed.ipynb"],  # Assignment 12
     "book/05_byte_level_bpe": ["bytelevel.ipynb", "capstone.ipynb"],
     "book/06_wordpiece": ["wordpiece.ipynb"],
     "book/07_unigram": ["unigram.ipynb"],

@@ -112,6 +112,19 @@ REFERENCE = {
         "sweep_vocab_sizes": "(tokenizations, heldout_texts, *, order)",  # bits_per_byte per lossless size
         "best_vocab_size": "(table, *, tolerance=0.001)",  # the smallest within tolerance of the lowest
     },
+    "speed": {
+        # tokref.merges.PairCounts(...).counts, and its where as sets (each word once)
+        "build_index": "(words, weights)",
+        "merge_in_place_run": "(words, weights, pairs)",  # given in the setup cell: what the hidden tests call
+        # by definition: tokref.merges.merge_pair on the words that hold the pair, then a recount
+        "merge_in_place": "(words, weights, counts, where, pair)",
+        # tokref.merges.train_merges on ids of the sorted symbols, merges mapped back to str;
+        # cases where a merged string repeats or equals a symbol of the words are dropped
+        "train_fast": "(words, n_merges)",
+        "train_text": "(text, n_merges)",  # the same on {tuple(w): count for w in text.split()}
+        # [piece[a:b] for a, b in pairwise(tokref.heapmerge.heap_bounds(piece, ranks, 1 << 60))]
+        "encode_piece": "(piece, ranks)",
+    },
     "unigram": {
         "viterbi": "(text, pieces)",  # viterbi(text, pieces)
         "forward": "(text, pieces)",  # forward_backward(text, pieces)[0]

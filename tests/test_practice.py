@@ -41,7 +41,7 @@ EXERCISES = ROOT / "exercises"
 KERNEL_PYTHON = ROOT / ".venv" / "kernel" / "bin" / "python"  # what students have: no tokref
 # A self-check of these takes 5 to 30 s (training on the corpus): the suite checks the first
 # mistake of each part; the whole catalog was measured once (issue 20's closing note).
-SLOW_CHECKS = ("bpe", "capstone")
+SLOW_CHECKS = ("bpe", "capstone", "speed")
 
 
 def spec_of(assignment: str) -> dict:

@@ -59,12 +59,18 @@ HEAP_MIN_BYTES = 32
 HEAP_MIN_SYMBOLS = 16
 
 
-def heap_bounds(piece: bytes, ranks: Mapping[bytes, int], limit: int) -> list[int]:
+def heap_bounds(
+    piece: bytes | str, ranks: Mapping[bytes, int] | Mapping[str, int], limit: int
+) -> list[int]:
     """The start of every token of ``piece``, then ``len(piece)``: tiktoken's rule (the
     adjacent pair whose concatenation has the lowest rank in ``ranks``, below ``limit``,
     merged first; the leftmost on a tie), as ``tokref.ranks.bpe_split_piece`` gives it.
+    ``piece`` may also be a ``str`` with ``str`` ranks: the same rule on characters (the
+    reference of the ``speed`` assignment's Part 4; ``tests/test_assignment_refs_speed.py``).
 
     >>> heap_bounds(b"aaaa", {b"a": 0, b"aa": 1}, 1 << 32)
+    [0, 2, 4]
+    >>> heap_bounds("aaab", {"aa": 0, "ab": 1}, 1 << 32)  # aa (the leftmost), then a + b
     [0, 2, 4]
     """
     n = len(piece)
