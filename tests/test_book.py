@@ -44,7 +44,7 @@ DOWNLOADS = {
     "book/06_wordpiece": ["wordpiece.ipynb"],
     "book/07_unigram": ["unigram.ipynb"],
     "book/08_in_practice": ["practice.ipynb"],
-    "book/09_languages_code": ["practice.ipynb"],
+    "book/09_languages_code": ["languages.ipynb"],
 }
 # Every key of book/references.bib is cited somewhere, so each must be listed.
 BIB = ROOT / "book" / "references.bib"

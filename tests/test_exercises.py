@@ -17,6 +17,7 @@ import pytest
 import tokref.batch
 import tokref.bytelevel
 import tokref.char
+import tokref.languages
 import tokref.merges
 import tokref.unigram
 import tokref.word
@@ -90,6 +91,22 @@ REFERENCE = {
         "encode_stream": "(chunks, encode)",
         # via truncate_to_budget_with_merges(text, budget, merges): tokref.budget.truncate_to_budget
         "truncate_to_budget": "(text, budget, encode)",
+    },
+    "languages": {
+        "make_encoder": "(tokens)",  # given in the setup cell, as are encode, encode_bytes, decode
+        "encode": "(text)",
+        "decode": "(ids)",
+        # tokref.languages.premiums / fertility_by_script take token and word counts; the hidden
+        # tests call premiums_with_tokens(texts, tokens, reference) and
+        # fertility_with_tokens(texts, scripts, tokens), wrappers in the breadth cell
+        "premiums": "(texts, encode, *, reference='en')",
+        "fertility_by_script": "(texts, scripts, encode)",
+        "group_digits": tokref.languages.group_digits,
+        "merges_give_back": tokref.languages.merges_give_back,
+        "find_unreachable": tokref.languages.find_unreachable,
+        "find_not_round_trippable": tokref.languages.find_not_round_trippable,
+        "count_letter": tokref.languages.count_letter,
+        "count_visible_letter": tokref.languages.count_visible_letter,
     },
     "unigram": {
         "viterbi": "(text, pieces)",  # viterbi(text, pieces)
