@@ -93,8 +93,9 @@ REFERENCE = {
         "truncate_to_budget": "(text, budget, encode)",
     },
     "languages": {
-        "make_encoder": "(tokens)",  # given in the setup cell, as are encode, encode_bytes, decode
+        "make_encoder": "(tokens)",  # given in the setup cell, as are the encoders it makes, and decode
         "encode": "(text)",
+        "encode_bytes": "(text)",
         "decode": "(ids)",
         # tokref.languages.premiums / fertility_by_script take token and word counts; the hidden
         # tests call premiums_with_tokens(texts, tokens, reference) and
