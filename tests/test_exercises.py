@@ -313,7 +313,7 @@ def test_functions_have_the_reference_signatures(folder, assignment):
         assert f.__doc__, f"{name} needs a docstring that students see"
 
 
-@pytest.mark.parametrize("assignment", ["bytelevel", "capstone", "practice"])
+@pytest.mark.parametrize("assignment", ["bytelevel", "capstone", "practice", "languages"])
 def test_stdlib_pattern_is_the_reference_one(assignment):
     """The pattern students get is tokref's GPT2_PATTERN_STDLIB, whose agreement with
     GPT2_PATTERN the hidden tests rely on (tests/test_assignment_refs.py checks it)."""
