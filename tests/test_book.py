@@ -46,7 +46,7 @@ DOWNLOADS = {
     "book/06_wordpiece": ["wordpiece.ipynb"],
     "book/07_unigram": ["unigram.ipynb"],
     "book/08_in_practice": ["practice.ipynb"],
-    "book/09_languages_code": ["practice.ipynb"],
+    "book/09_languages_code": ["languages.ipynb"],
     "book/12_beyond_the_vocabulary": ["superword.ipynb"],
     "book/11_which_is_better": ["quality.ipynb"],
 }

@@ -17,6 +17,7 @@ import pytest
 import tokref.batch
 import tokref.bytelevel
 import tokref.char
+import tokref.languages
 import tokref.merges
 import tokref.superword
 import tokref.ngram
@@ -124,6 +125,23 @@ REFERENCE = {
         "train_text": "(text, n_merges)",  # the same on {tuple(w): count for w in text.split()}
         # [piece[a:b] for a, b in pairwise(tokref.heapmerge.heap_bounds(piece, ranks, 1 << 60))]
         "encode_piece": "(piece, ranks)",
+    },
+    "languages": {
+        "make_encoder": "(tokens)",  # given in the setup cell, as are the encoders it makes, and decode
+        "encode": "(text)",
+        "encode_bytes": "(text)",
+        "decode": "(ids)",
+        # tokref.languages.premiums / fertility_by_script take token and word counts; the hidden
+        # tests call premiums_with_tokens(texts, tokens, reference) and
+        # fertility_with_tokens(texts, scripts, tokens), wrappers in the breadth cell
+        "premiums": "(texts, encode, *, reference='en')",
+        "fertility_by_script": "(texts, scripts, encode)",
+        "group_digits": tokref.languages.group_digits,
+        "merges_give_back": tokref.languages.merges_give_back,
+        "find_unreachable": tokref.languages.find_unreachable,
+        "find_not_round_trippable": tokref.languages.find_not_round_trippable,
+        "count_letter": tokref.languages.count_letter,
+        "count_visible_letter": tokref.languages.count_visible_letter,
     },
     "unigram": {
         "viterbi": "(text, pieces)",  # viterbi(text, pieces)
@@ -329,7 +347,7 @@ def test_functions_have_the_reference_signatures(folder, assignment):
         assert f.__doc__, f"{name} needs a docstring that students see"
 
 
-@pytest.mark.parametrize("assignment", ["bytelevel", "capstone", "practice", "quality"])
+@pytest.mark.parametrize("assignment", ["bytelevel", "capstone", "practice", "quality", "languages"])
 def test_stdlib_pattern_is_the_reference_one(assignment):
     """The pattern students get is tokref's GPT2_PATTERN_STDLIB, whose agreement with
     GPT2_PATTERN the hidden tests rely on (tests/test_assignment_refs.py checks it)."""
