@@ -43,7 +43,7 @@ DOWNLOADS = {
     "book/05_byte_level_bpe": ["bytelevel.ipynb", "capstone.ipynb"],
     "book/06_wordpiece": ["wordpiece.ipynb"],
     "book/07_unigram": ["unigram.ipynb"],
-    "book/08_in_practice": ["practice.ipynb"],
+    "book/08_in_practice": ["practice.ipynb", "batches.ipynb"],
     "book/09_languages_code": ["practice.ipynb"],
 }
 # Every key of book/references.bib is cited somewhere, so each must be listed.

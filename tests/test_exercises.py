@@ -18,6 +18,7 @@ import tokref.batch
 import tokref.bytelevel
 import tokref.char
 import tokref.merges
+import tokref.training
 import tokref.unigram
 import tokref.word
 import tokref.wordpiece
@@ -90,6 +91,15 @@ REFERENCE = {
         "encode_stream": "(chunks, encode)",
         # via truncate_to_budget_with_merges(text, budget, merges): tokref.budget.truncate_to_budget
         "truncate_to_budget": "(text, budget, encode)",
+    },
+    "batches": {
+        "check_boundaries": "(boundaries, row_length)",  # given in the setup cell
+        # tokref.training.make_labels(input_ids, attention_mask=..., assistant_mask=...)
+        "make_labels": "(input_ids, attention_mask, assistant_mask=None)",
+        "positions_from_mask": tokref.training.positions_from_mask,
+        "document_positions": tokref.training.document_positions,
+        "document_mask": "(boundaries, row_length)",  # tokref.training.document_mask(..., causal=True)
+        "packed_labels": tokref.training.packed_labels,
     },
     "unigram": {
         "viterbi": "(text, pieces)",  # viterbi(text, pieces)
