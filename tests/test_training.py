@@ -30,7 +30,7 @@ from tokref.training import (
     positions_from_mask,
 )
 
-PROPERTY = settings(max_examples=150, derandomize=True, deadline=None, database=None)
+PROPERTY = settings(max_examples=100, derandomize=True, deadline=None, database=None)
 ROWS = st.lists(st.lists(st.integers(0, 9), max_size=8), min_size=1, max_size=5)
 DOCS = st.lists(st.lists(st.integers(1, 50), max_size=12), max_size=8)
 
