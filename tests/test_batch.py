@@ -41,6 +41,7 @@ from tokref.batch import (
     truncate_ids,
 )
 from tokref.corpus import load_text
+from tokref.training import document_mask
 
 PROPERTY = settings(max_examples=200, derandomize=True, deadline=None, database=None)
 EOT = "<|endoftext|>"
@@ -346,7 +347,7 @@ def test_pack_documents_worked_example():
     assert kept.rows[2] == [7, 8, 0, 0] and kept.attention_mask[2] == [1, 1, 1, 0]
     assert kept.boundaries[2] == [(0, 3, 2)]
     assert pack_documents([[1]], row_length=4, eot_id=0) == Packed([], [], [])
-    assert p.document_mask(1) == [[1, 1, 0, 0], [1, 1, 0, 0], [0, 0, 1, 1], [0, 0, 1, 1]]
+    assert document_mask(p.boundaries[1], 4, causal=False) == [[1, 1, 0, 0], [1, 1, 0, 0], [0, 0, 1, 1], [0, 0, 1, 1]]
 
 
 DOCS = st.lists(st.lists(st.integers(1, 50), max_size=12), max_size=8)

@@ -45,7 +45,7 @@ DOWNLOADS = {
     "book/05_byte_level_bpe": ["bytelevel.ipynb", "capstone.ipynb"],
     "book/06_wordpiece": ["wordpiece.ipynb"],
     "book/07_unigram": ["unigram.ipynb"],
-    "book/08_in_practice": ["practice.ipynb"],
+    "book/08_in_practice": ["practice.ipynb", "batches.ipynb"],
     "book/09_languages_code": ["languages.ipynb"],
     "book/12_beyond_the_vocabulary": ["superword.ipynb"],
     "book/11_which_is_better": ["quality.ipynb"],

@@ -21,6 +21,7 @@ import tokref.languages
 import tokref.merges
 import tokref.superword
 import tokref.ngram
+import tokref.training
 import tokref.unigram
 import tokref.word
 import tokref.wordpiece
@@ -142,6 +143,15 @@ REFERENCE = {
         "find_not_round_trippable": tokref.languages.find_not_round_trippable,
         "count_letter": tokref.languages.count_letter,
         "count_visible_letter": tokref.languages.count_visible_letter,
+    },
+    "batches": {
+        "check_boundaries": "(boundaries, row_length)",  # given in the setup cell
+        # tokref.training.make_labels(input_ids, attention_mask=..., assistant_mask=...)
+        "make_labels": "(input_ids, attention_mask, assistant_mask=None)",
+        "positions_from_mask": tokref.training.positions_from_mask,
+        "document_positions": tokref.training.document_positions,
+        "document_mask": "(boundaries, row_length)",  # tokref.training.document_mask(..., causal=True)
+        "packed_labels": tokref.training.packed_labels,
     },
     "unigram": {
         "viterbi": "(text, pieces)",  # viterbi(text, pieces)

@@ -40,6 +40,8 @@ __all__ = [
     "pad_ids",
     "truncate_ids",
     "pack_documents",
+    "check_id_row",
+    "check_id_rows",
     "assemble_batch",
     "check_batch_texts",
     "check_side",
@@ -154,8 +156,13 @@ def check_batch_texts(texts: object) -> list[str]:
     return [check_text(t, name=f"texts[{i}]") for i, t in enumerate(texts)]
 
 
-def _check_row(row: object, *, name: str) -> list[int]:
-    """A row of ids: a sequence of ints >= 0 (not a str, not bytes)."""
+def check_id_row(row: object, *, name: str) -> list[int]:
+    """``row`` as a list of ints >= 0 (a sequence, not a str or bytes); a ``TypeError``
+    naming the first wrong item otherwise.
+
+    >>> check_id_row((3, 4), name="ids")
+    [3, 4]
+    """
     if isinstance(row, (str, bytes, bytearray)) or not isinstance(row, Sequence):
         raise TypeError(f"{name} must be a list of int ids, not {type(row).__name__}")
     out = []
@@ -166,10 +173,11 @@ def _check_row(row: object, *, name: str) -> list[int]:
     return out
 
 
-def _check_rows(rows: object, *, name: str) -> list[list[int]]:
+def check_id_rows(rows: object, *, name: str) -> list[list[int]]:
+    """``rows`` as a list of rows of ids (see :func:`check_id_row`)."""
     if isinstance(rows, (str, bytes, bytearray)) or not isinstance(rows, Sequence):
         raise TypeError(f"{name} must be a list of lists of int, not {type(rows).__name__}")
-    return [_check_row(r, name=f"{name}[{i}]") for i, r in enumerate(rows)]
+    return [check_id_row(r, name=f"{name}[{i}]") for i, r in enumerate(rows)]
 
 
 # ---------------------------------------------------------------------------
@@ -194,7 +202,7 @@ def pad_ids(
     >>> pad_ids([[5]], pad_id=0, length=3, side="left")
     ([[0, 0, 5]], [[0, 0, 1]])
     """
-    checked = _check_rows(rows, name="rows")
+    checked = check_id_rows(rows, name="rows")
     pad_id = check_int(pad_id, name="pad_id", minimum=0)
     side = check_side(side)
     if length is None:
@@ -225,7 +233,7 @@ def truncate_ids(ids: Sequence[int], max_length: int, *, side: Side = "right") -
     >>> truncate_ids([1, 2, 3], 2), truncate_ids([1, 2, 3], 2, side="left")
     ([1, 2], [2, 3])
     """
-    ids = _check_row(ids, name="ids")
+    ids = check_id_row(ids, name="ids")
     max_length = check_int(max_length, name="max_length", minimum=0)
     side = check_side(side)
     if len(ids) <= max_length:
@@ -332,8 +340,8 @@ def assemble_batch(
     length = check_padding(padding)
     padding_side = check_side(padding_side, name="padding_side")
     truncation_side = check_side(truncation_side, name="truncation_side")
-    prefix = _check_row(prefix, name="prefix")
-    suffix = _check_row(suffix, name="suffix")
+    prefix = check_id_row(prefix, name="prefix")
+    suffix = check_id_row(suffix, name="suffix")
     budget = check_truncation(truncation, n_added=len(prefix) + len(suffix))
     if length is not None:
         pad_id = check_int(pad_id, name="pad_id (padding needs one)", minimum=0)
@@ -385,28 +393,14 @@ class Packed:
     ``rows[r][start:end]`` is a piece of document ``doc_index`` with its end-of-text
     id, if that falls in the row. The spans of a row are in order and touch; together
     they cover the real tokens of the row, ``attention_mask[r]`` the same positions
-    (only a padded last row has zeros, after the spans).
+    (only a padded last row has zeros, after the spans). The block-diagonal mask, the
+    positions and the labels of a row come from its boundaries: see
+    :mod:`tokref.training`.
     """
 
     rows: list[list[int]]
     attention_mask: list[list[int]]
     boundaries: list[list[tuple[int, int, int]]]
-
-    def document_mask(self, row: int) -> list[list[int]]:
-        """The block-diagonal attention mask of row ``row``: ``m[i][j] = 1`` when
-        positions ``i`` and ``j`` lie in the same document span (0 for padding). A
-        decoder also applies its causal mask (``j <= i``) on top.
-
-        >>> pack_documents([[1], [2, 3]], row_length=5, eot_id=0).document_mask(0)
-        [[1, 1, 0, 0, 0], [1, 1, 0, 0, 0], [0, 0, 1, 1, 1], [0, 0, 1, 1, 1], [0, 0, 1, 1, 1]]
-        """
-        row = check_int(row, name="row")
-        n = len(self.rows[row])
-        m = [[0] * n for _ in range(n)]
-        for start, end, _ in self.boundaries[row]:
-            for i in range(start, end):
-                m[i][start:end] = [1] * (end - start)
-        return m
 
 
 def pack_documents(
@@ -434,7 +428,7 @@ def pack_documents(
     >>> p.boundaries
     [[(0, 4, 0)], [(0, 3, 1)]]
     """
-    checked = _check_rows(docs, name="docs")
+    checked = check_id_rows(docs, name="docs")
     row_length = check_int(row_length, name="row_length", minimum=1)
     eot_id = check_int(eot_id, name="eot_id", minimum=0)
     check_bool(keep_last, name="keep_last")
