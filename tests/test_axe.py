@@ -6,7 +6,8 @@ Every page found in _build/html (so pages added later are covered without a list
 checked in eight modes: with and without JavaScript, light and dark, at 1280 and 320
 CSS px. A page is loaded twice (scripts on, scripts off); the four views of a load are
 made by resizing the viewport and switching the theme, so a page costs two loads and
-eight axe runs. Without JavaScript the page is the static markup (the explorers' and
+eight axe runs; the loads with scripts run here, those without in test_axe_static.py
+(two files: pytest-xdist runs them side by side). Without JavaScript the page is the static markup (the explorers' and
 the practice pages' pre-rendered faces); dark there is the theme's dark CSS on it. At
 320 px the page must also reflow: no horizontal scroll of the page (WCAG 1.4.10).
 
@@ -114,37 +115,45 @@ def load(drv, base: str, page: str, scripts: bool) -> None:
     set_theme(drv, "light")
 
 
-def sweep_page(drv, base: str, page: str, axe_source: str) -> list[str]:
-    """Every violation of ``page`` in the eight modes, as lines of text."""
+def sweep_page(drv, base: str, page: str, axe_source: str, scripts: bool) -> list[str]:
+    """Every violation of ``page`` loaded with (or without) its scripts, in the four views
+    of a load, as lines of text."""
     problems = []
-    for scripts in (True, False):
-        load(drv, base, page, scripts)
-        for width, mode in ((WIDE, "light"), (NARROW, "light"), (NARROW, "dark"), (WIDE, "dark")):
-            set_width(drv, width)
-            set_theme(drv, mode)
-            where = f"{page} [{'JS' if scripts else 'no JS'}, {mode}, {width} px]"
-            for v in run_axe(drv, axe_source):
-                problems.append(f"{where} {v['id']} ({v['impact']}, {v['count']} nodes): {v['help']}\n    "
-                                + "\n    ".join(v["nodes"]))
-            if width == NARROW and mode == "light":
-                over = page_overflow(drv)
-                if over > 1:
-                    problems.append(f"{where} reflow: the page is {over} px wider than the {NARROW} px viewport")
+    load(drv, base, page, scripts)
+    for width, mode in ((WIDE, "light"), (NARROW, "light"), (NARROW, "dark"), (WIDE, "dark")):
+        set_width(drv, width)
+        set_theme(drv, mode)
+        where = f"{page} [{'JS' if scripts else 'no JS'}, {mode}, {width} px]"
+        for v in run_axe(drv, axe_source):
+            problems.append(f"{where} {v['id']} ({v['impact']}, {v['count']} nodes): {v['help']}\n    "
+                            + "\n    ".join(v["nodes"]))
+        if width == NARROW and mode == "light":
+            over = page_overflow(drv)
+            if over > 1:
+                problems.append(f"{where} reflow: the page is {over} px wider than the {NARROW} px viewport")
     return problems
 
 
-def test_every_page_has_no_axe_violation_in_any_mode(browser, server, html_dir, axe_source):
-    pages = built_pages(html_dir)
+def sweep(drv, base: str, html: Path, axe_source: str, scripts: bool) -> None:
+    """The whole site, one kind of load; fails listing every problem. The two kinds run
+    as two test files (this one with scripts, test_axe_static.py without), so that
+    pytest-xdist gives each its own core."""
+    pages = built_pages(html)
     assert len(pages) >= 20, pages
     start = time.monotonic()
     problems: list[str] = []
     for page in pages:
-        problems += sweep_page(browser, server, page, axe_source)
+        problems += sweep_page(drv, base, page, axe_source, scripts)
     seconds = time.monotonic() - start
-    print(f"\naxe sweep: {len(pages)} pages x 8 modes in {seconds:.1f} s")
-    (html_dir.parent / "axe-sweep.json").write_text(
+    kind = "with JavaScript" if scripts else "without JavaScript"
+    print(f"\naxe sweep {kind}: {len(pages)} pages x 4 views in {seconds:.1f} s")
+    (html.parent / f"axe-sweep-{'js' if scripts else 'static'}.json").write_text(
         json.dumps({"pages": len(pages), "seconds": round(seconds, 1), "problems": problems}, indent=1) + "\n")
-    assert not problems, f"{len(problems)} accessibility problems:\n" + "\n".join(problems)
+    assert not problems, f"{len(problems)} accessibility problems {kind}:\n" + "\n".join(problems)
+
+
+def test_every_page_with_javascript_has_no_axe_violation(browser, server, html_dir, axe_source):
+    sweep(browser, server, html_dir, axe_source, scripts=True)
 
 
 def test_the_sweep_reports_a_planted_violation(browser, server, axe_source):

@@ -16,8 +16,11 @@ package (never edited) and has no setting:
 - **Formulas** (MathJax 3): each formula is a Tab stop by default (its menu); 96 extra
   stops in chapter 11 alone. ``inTabOrder: false`` keeps the assistive MathML that
   screen readers read and drops the stops (WCAG 2.4.3).
-- ``a11y.css`` and ``a11y.js`` (book/_static): contrast, reflow at 320 px and keyboard
-  access to scrolling regions, for the theme and the practice pages.
+- **Scrolling boxes**: a code block or a table wider than the column scrolls in its box,
+  which a keyboard can only scroll if it can focus it (WCAG 2.1.1, axe
+  ``scrollable-region-focusable``): the static page makes each one a Tab stop; with
+  JavaScript, ``a11y.js`` keeps the stop only where the box scrolls at the window's width.
+- ``a11y.css`` (book/_static): reflow at 320 px (long inline code and addresses wrap).
 """
 
 from __future__ import annotations
@@ -32,6 +35,12 @@ from sphinx.application import Sphinx
 BODY_FIXES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r'(<summary\b[^>]*?)\s+aria-label="Toggle hidden content"'), r"\1"),
     (re.compile(r'role="doc-biblioentry"'), 'role="listitem"'),
+    # Boxes that may scroll sideways (code, tables) are Tab stops in the static page, so
+    # that without JavaScript a keyboard can scroll them at any width (WCAG 2.1.1); with
+    # it, a11y.js and the theme keep the stop only on a box that does scroll.
+    (re.compile(r"<pre>"), '<pre tabindex="0" data-a11y-tab="">'),
+    (re.compile(r'<div class="pst-scrollable-table-container">'),
+     '<div class="pst-scrollable-table-container" tabindex="0" data-a11y-tab="">'),
 )
 # The same over the whole written file (the theme's templates: the search button).
 PAGE_FIXES: tuple[tuple[re.Pattern[str], str], ...] = (

@@ -13,6 +13,7 @@
   const PYODIDE_MB = 12;  // dist/pyodide, uncompressed (MANIFEST.json has the exact bytes)
   const DEFAULT_TIMEOUT = 120;  // seconds a cell may run before the watchdog stops it
   const SAVE_DELAY = 300;  // ms of quiet typing before an edit is saved
+  const SPARE_DELAY = 1500;  // ms after a Python is up before the next one starts booting
   // The largest cell Open notebook loads: a solution is a few kB; a cell of megabytes
   // (a wrong file, or a paste gone wrong) would freeze the page for seconds to minutes.
   const MAX_CELL_CHARS = 200000;
@@ -210,6 +211,7 @@
   // queued runs meant for an older interpreter are then dropped.
   const py = {
     worker: null,
+    spare: null,  // a fresh Python booting or booted, for the next Check or Stop (bootWorker)
     ready: null,  // Promise of the running worker's "ready" message
     rejectReady: null,
     pending: new Map(),  // request id -> {resolve, reject}
@@ -228,22 +230,51 @@
 
   class Stopped extends Error {}
 
-  function startWorker() {
+  // A Python that has booted (Pyodide, the runtime files, the data) and run nothing yet.
+  // Check my work and Stop each need a fresh one; booting takes seconds, so one is kept
+  // ready, booted while the reader reads or types, and taken when needed.
+  function bootWorker() {
     const worker = new Worker(`${staticURL}practice-worker.js`);
-    py.worker = worker;
-    py.ready = new Promise((resolve, reject) => {
-      py.rejectReady = reject;
-      worker.onmessage = (e) => onWorkerMessage(e.data, resolve);
-      worker.onerror = (e) => {
-        e.preventDefault();
-        fatal(e.message || "the worker script failed to load");
-      };
-    });
-    py.ready.catch(() => {});  // each caller handles it; no unhandled-rejection noise
+    const spare = { worker, msg: null, error: null, listeners: [] };
+    const settle = () => { for (const f of spare.listeners.splice(0)) f(); };
+    worker.onmessage = (e) => {
+      if (e.data && e.data.type === "ready") spare.msg = e.data;
+      else if (e.data && e.data.type === "fatal") spare.error = e.data.message;
+      settle();
+    };
+    worker.onerror = (e) => { e.preventDefault(); spare.error = e.message || "the worker script failed to load"; settle(); };
     worker.postMessage({
       type: "init", staticURL, assignment: page.data.assignment,
       files: page.data.files || [], runtime: page.data.runtime || [],
     });
+    return spare;
+  }
+
+  function startWorker() {
+    const spare = py.spare && !py.spare.error ? py.spare : bootWorker();
+    if (py.spare && py.spare !== spare) py.spare.worker.terminate();
+    py.spare = null;
+    const worker = spare.worker;
+    py.worker = worker;
+    py.ready = new Promise((resolve, reject) => {
+      py.rejectReady = reject;
+      const adopt = () => {
+        worker.onmessage = (e) => onWorkerMessage(e.data, resolve);
+        worker.onerror = (e) => {
+          e.preventDefault();
+          fatal(e.message || "the worker script failed to load");
+        };
+        if (spare.error) fatal(spare.error);
+        else if (spare.msg) resolve(spare.msg);
+      };
+      if (spare.msg || spare.error) adopt();
+      else spare.listeners.push(adopt);
+    });
+    py.ready.catch(() => {});  // each caller handles it; no unhandled-rejection noise
+    // The next fresh Python boots once this one is up and the page is idle.
+    py.ready.then(() => setTimeout(() => {
+      if (!py.spare && py.worker === worker) py.spare = bootWorker();
+    }, SPARE_DELAY), () => {});
   }
 
   function onWorkerMessage(msg, resolveReady) {
@@ -417,14 +448,16 @@
       appendNote(current.cell, reason === "timeout"
         ? `Stopped after ${current.timeout} s` : "Stopped by the reader", "tp-note tp-note-error");
     }
+    // A stopped Check my work gives no score, and says so.
+    const what = page.checking ? "Check my work stopped (no score)" : "Stopped";
     if (page.checking) endCheck("stopped");
-    if (!py.history.size) { setStatus("Stopped"); return; }
-    setStatus("Stopped: starting a fresh Python…");
+    if (!py.history.size) { setStatus(what); return; }
+    setStatus(`${what}: starting a fresh Python…`);
     onChain(async () => {
       try {
         await ensureWorker();
         if (py.restored !== py.generation && await restoreHistory(null)) {
-          setStatus(`Stopped: a fresh Python was started and the ${plural(py.history.size, "cell")} `
+          setStatus(`${what}: a fresh Python was started and the ${plural(py.history.size, "cell")} `
             + "that had run were run again");
         }
       } catch (e) {
@@ -488,8 +521,14 @@
     page.checking = true;
     page.checkStarted = performance.now();
     setStatus("Check my work: starting a fresh Python…");
+    // The spec downloads while the cells run.
+    const specPromise = fetchSpec(page.data.selfcheck_url);
+    specPromise.catch(() => {});
     const results = await runBatch();
-    if (!results || results.some((r) => r.stopped === "no python")) { endCheck("stopped"); return; }
+    if (!results || results.some((r) => r.stopped === "no python")) {
+      if (page.checking) { endCheck("stopped"); setStatus("Check my work stopped (no score)"); }
+      return;
+    }
     const visible = {};
     page.codeCells.forEach((cell, i) => {
       if (cell.kind !== "test" || !cell.gradeId) return;
@@ -500,7 +539,7 @@
     });
     try {
       setStatus("Check my work: scoring…");
-      const spec = await fetchSpec(page.data.selfcheck_url);
+      const spec = await specPromise;
       // On the kernel's queue: after any re-run that a timeout may have started.
       const { report } = await onChain(async () => {
         await ensureWorker();
@@ -521,7 +560,6 @@
     if (!page.checking) return;
     page.checking = false;
     page.lastCheck = { how, seconds: (performance.now() - page.checkStarted) / 1000 };
-    if (how === "stopped") setStatus("Check my work was stopped: no score (run it again to get one)");
   }
 
   function points(n) {
@@ -902,7 +940,7 @@
     page.cells.forEach((c) => buildCell(c, saved));
     // A reload or a closed tab within the save delay must not lose the last keystrokes.
     window.addEventListener("pagehide", () => { if (page.saveTimer) saveNow(); });
-    window.TokPractice = { ansiToHtml, page, py };  // for the book's browser tests
+    window.TokPractice = { ansiToHtml, page, py, openNotebook };  // for the book's browser tests
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);

@@ -43,8 +43,9 @@ const headBar = (title) => h("div", { class: "tokx-head" }, h("span", { class: "
 // down or playing would otherwise queue an announcement per step), never the tokens.
 function announcer(root) {
   const region = h("div", { class: "tokx-sr tokx-live", role: "status", "aria-live": "polite", "aria-atomic": "true" });
-  let timer = null;
+  let timer = null, first = true;
   region.say = (text) => {
+    if (first) { first = false; return; }  // the first state is on screen, not news
     clearTimeout(timer);
     timer = setTimeout(() => { if (region.textContent !== text) region.textContent = text; }, 500);
   };
