@@ -7,7 +7,8 @@
 (() => {
   "use strict";
   const SELECTOR = ".bd-article pre, .bd-article .cell_output > .output, "
-    + ".bd-article .pst-scrollable-table-container, .bd-article .tokx-seg, .bd-article .tp-output";
+    + ".bd-article .pst-scrollable-table-container, .bd-article .tokx-seg, .bd-article .tp-output, "
+    + ".bd-article mjx-container";  // a wide formula scrolls; MathJax keeps formulas out of the Tab order
   function fit() {
     for (const el of document.querySelectorAll(SELECTOR)) {
       if (el.hidden) continue;
@@ -23,7 +24,13 @@
   }
   let pending = 0;
   const later = () => { cancelAnimationFrame(pending); pending = requestAnimationFrame(fit); };
-  if (document.readyState === "complete") later(); else window.addEventListener("load", later);
+  const start = () => {
+    later();
+    // Formulas are typeset after the page loads: fit again once MathJax is done.
+    const mj = window.MathJax && window.MathJax.startup && window.MathJax.startup.promise;
+    if (mj) mj.then(later, () => {});
+  };
+  if (document.readyState === "complete") start(); else window.addEventListener("load", start);
   window.addEventListener("resize", later);
   document.addEventListener("toggle", later, true);  // a folded cell opened
   window.TokA11y = { fit };

@@ -925,14 +925,17 @@
     if (!host || !page.data || !Array.isArray(page.data.cells)) return;
     await loadEditorBundle();
     const saved = loadSaved();
+    let partNo = 0;
     for (const meta of page.data.cells) {
       const node = document.querySelector(`.tp-cell[data-index="${Number(meta.index)}"]`);
       if (!node) continue;
       const cell = { meta, el: node, kind: node.dataset.kind || meta.kind,
         gradeId: node.dataset.gradeId || meta.grade_id || null, editor: null, output: null, prompt: null };
       cell.meta = { ...meta, source: joinText(meta.source) };
-      const part = /part[-_ ]?(\d+)/i.exec(cell.gradeId || "");
-      cell.part = part ? `part ${part[1]}` : "";
+      // Each part of an assignment opens with its solution cell: the cells from one to
+      // the next are that part (for the progress of Check my work).
+      if (cell.kind === "solution") partNo += 1;
+      cell.part = partNo ? `part ${partNo}` : "";
       page.cells.push(cell);
       if (CODE_KINDS.has(cell.kind)) page.codeCells.push(cell);
     }
