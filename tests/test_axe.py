@@ -88,7 +88,10 @@ def run_axe(drv, axe_source: str) -> list[dict]:
     return drv.execute_async_script(
         """const [src, options, done] = arguments;
         if (!window.axe) { const s = document.createElement("script"); s.textContent = src; document.head.append(s); }
-        // A frame to let layout settle after a resize or a theme switch.
+        // A frame to let layout settle after a resize or a theme switch; the emulated
+        // resize may reach the page's resize handler later than a real one, so the
+        // book's own fitting of Tab stops to the new width (a11y.js) is run first.
+        if (window.TokA11y) window.TokA11y.fit();
         requestAnimationFrame(() => requestAnimationFrame(() => {
           window.axe.run(document, options).then(
             (r) => done(r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,

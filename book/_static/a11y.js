@@ -12,7 +12,8 @@
   function fit() {
     for (const el of document.querySelectorAll(SELECTOR)) {
       if (el.hidden) continue;
-      const scrolls = el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
+      // As axe and the theme judge it: any overflow at all.
+      const scrolls = el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight;
       const tab = el.getAttribute("tabindex");
       if (scrolls && tab !== "0") {
         el.setAttribute("tabindex", "0");
