@@ -187,6 +187,15 @@ compared with the answers of the course's reference exactly as the grader compar
 them. It shows the points each part would earn. It is a self-check: an instructor
 grades the notebook you hand in (**Download notebook**) in a sandbox, with other seeds.
 Without a browser, `python check.py` in the assignment's folder does the same.
+
+What is tested where: when the notebook is graded, *every* test cell runs its checks
+again and compares types exactly (a `Counter` where a `dict` is asked for, or a tuple
+where a list is, passes a check that only compares with `==` but scores 0 for that cell);
+the *breadth* cells add hidden tests on seeded random inputs. Check my work does both.
+
+The notebook's words, on this page: *interrupt the kernel* is **Stop**; *Restart Kernel
+and Run All Cells* is **Check my work** (or **Run all**); *save* happens by itself, in
+this browser; *submit* is **Download notebook**, then hand the file in as your course asks.
 :::
 """
 

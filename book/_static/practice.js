@@ -13,6 +13,10 @@
   const PYODIDE_MB = 12;  // dist/pyodide, uncompressed (MANIFEST.json has the exact bytes)
   const DEFAULT_TIMEOUT = 120;  // seconds a cell may run before the watchdog stops it
   const SAVE_DELAY = 300;  // ms of quiet typing before an edit is saved
+  const SPARE_DELAY = 1500;  // ms after a Python is up before the next one starts booting
+  // The largest cell Open notebook loads: a solution is a few kB; a cell of megabytes
+  // (a wrong file, or a paste gone wrong) would freeze the page for seconds to minutes.
+  const MAX_CELL_CHARS = 200000;
   const CODE_KINDS = new Set(["setup", "solution", "test", "code"]);
   const EDITABLE_KINDS = new Set(["solution", "answer"]);
   const SELF_CHECK_NOTE = "This is a self-check on cases of its own; your instructor grades "
@@ -207,6 +211,7 @@
   // queued runs meant for an older interpreter are then dropped.
   const py = {
     worker: null,
+    spare: null,  // a fresh Python booting or booted, for the next Check or Stop (bootWorker)
     ready: null,  // Promise of the running worker's "ready" message
     rejectReady: null,
     pending: new Map(),  // request id -> {resolve, reject}
@@ -214,30 +219,62 @@
     generation: 0,
     chain: Promise.resolve(),  // runs happen one after another, as in a kernel
     current: null,  // {cell, timeout} of the cell running now
-    ran: [],  // [{cell, code}] that ran without error in this interpreter, in order
+    // cell -> the code it last ran without error, whatever interpreter ran it: what a
+    // fresh Python runs again after Stop (each cell once, its latest code, in page order).
+    // It outlives the interpreter, so a Stop during that re-run loses nothing.
+    history: new Map(),
+    restored: 0,  // generation whose interpreter has had the history run in it
     busy: 0,  // runs queued or running
     batch: 0,  // grows when the reader stops: a Run all or a Check then goes no further
   };
 
   class Stopped extends Error {}
 
-  function startWorker() {
+  // A Python that has booted (Pyodide, the runtime files, the data) and run nothing yet.
+  // Check my work and Stop each need a fresh one; booting takes seconds, so one is kept
+  // ready, booted while the reader reads or types, and taken when needed.
+  function bootWorker() {
     const worker = new Worker(`${staticURL}practice-worker.js`);
-    py.worker = worker;
-    py.ran = [];
-    py.ready = new Promise((resolve, reject) => {
-      py.rejectReady = reject;
-      worker.onmessage = (e) => onWorkerMessage(e.data, resolve);
-      worker.onerror = (e) => {
-        e.preventDefault();
-        fatal(e.message || "the worker script failed to load");
-      };
-    });
-    py.ready.catch(() => {});  // each caller handles it; no unhandled-rejection noise
+    const spare = { worker, msg: null, error: null, listeners: [] };
+    const settle = () => { for (const f of spare.listeners.splice(0)) f(); };
+    worker.onmessage = (e) => {
+      if (e.data && e.data.type === "ready") spare.msg = e.data;
+      else if (e.data && e.data.type === "fatal") spare.error = e.data.message;
+      settle();
+    };
+    worker.onerror = (e) => { e.preventDefault(); spare.error = e.message || "the worker script failed to load"; settle(); };
     worker.postMessage({
       type: "init", staticURL, assignment: page.data.assignment,
       files: page.data.files || [], runtime: page.data.runtime || [],
     });
+    return spare;
+  }
+
+  function startWorker() {
+    const spare = py.spare && !py.spare.error ? py.spare : bootWorker();
+    if (py.spare && py.spare !== spare) py.spare.worker.terminate();
+    py.spare = null;
+    const worker = spare.worker;
+    py.worker = worker;
+    py.ready = new Promise((resolve, reject) => {
+      py.rejectReady = reject;
+      const adopt = () => {
+        worker.onmessage = (e) => onWorkerMessage(e.data, resolve);
+        worker.onerror = (e) => {
+          e.preventDefault();
+          fatal(e.message || "the worker script failed to load");
+        };
+        if (spare.error) fatal(spare.error);
+        else if (spare.msg) resolve(spare.msg);
+      };
+      if (spare.msg || spare.error) adopt();
+      else spare.listeners.push(adopt);
+    });
+    py.ready.catch(() => {});  // each caller handles it; no unhandled-rejection noise
+    // The next fresh Python boots once this one is up and the page is idle.
+    py.ready.then(() => setTimeout(() => {
+      if (!py.spare && py.worker === worker) py.spare = bootWorker();
+    }, SPARE_DELAY), () => {});
   }
 
   function onWorkerMessage(msg, resolveReady) {
@@ -262,7 +299,6 @@
     py.worker = null;
     py.ready = null;
     py.rejectReady = null;
-    py.ran = [];
     for (const w of py.pending.values()) w.reject(reason);
     py.pending.clear();
   }
@@ -326,7 +362,11 @@
       if (!(e instanceof Stopped)) setStatus(e.message);
       return { stopped: e instanceof Stopped ? e.message : "no python", error: e.message };
     }
-    setStatus(`Running cell ${k} of ${total || page.codeCells.length}`);
+    if (py.restored !== py.generation && !(await restoreHistory(cell))) {
+      setPrompt(cell, " ");
+      return { stopped: "reader" };
+    }
+    setStatus(progressText(k, total));
     showOutputs(cell, []);  // as Jupyter: the old output goes when the cell starts again
     markTest(cell, null);
     const code = cellCode(cell);
@@ -335,7 +375,7 @@
     py.current = { cell, timeout };
     try {
       const result = await request({ type: "run", code, name: cellName(cell) });
-      if (result.ok) py.ran.push({ cell, code });
+      if (result.ok) py.history.set(cell, code); else py.history.delete(cell);
       showOutputs(cell, result.outputs || []);
       setPrompt(cell, result.execution_count ?? " ");
       markTest(cell, !!result.ok);
@@ -352,9 +392,15 @@
     }
   }
 
+  // The status says how the cell ended (a screen reader hears it): a test passed or
+  // failed, a cell raised, or just ran.
   async function runCell(cell) {
     const result = await enqueue(cell);
-    if (!py.busy && !result.stopped && py.ready) setStatus("Ready");
+    if (!py.busy && !result.stopped && py.ready) {
+      const name = cellName(cell);
+      if (cell.kind === "test") setStatus(`${name}: ${result.ok ? "passed" : "failed (see its output)"}`);
+      else setStatus(result.ok ? `Ran ${name}` : `${name} raised an error (see its output)`);
+    }
     return result;
   }
 
@@ -387,46 +433,78 @@
   }
 
   // Stop: end the worker (the only way to interrupt Python that never returns), then
-  // start a fresh one and run again, silently, the cells that had run successfully, in
-  // their order and with the code they ran: the reader's state is back, minus that cell.
+  // start a fresh one and run again, silently, what had run successfully: each cell once,
+  // its latest code, in page order (restoreHistory). The reader's state is back, minus
+  // the cell stopped. A Stop during that re-run stops it too; the history is kept, and
+  // the next Run finishes the job before it runs its own cell.
   function stop(reason) {
     const current = py.current;
-    const replay = py.ran.slice();
     if (reason !== "timeout") py.batch += 1;
     killWorker(new Stopped(reason === "timeout" ? "timeout" : "reader"));
     py.current = null;
+    if (current) py.history.delete(current.cell);
     for (const c of page.codeCells) if (c.prompt.textContent === "[*]:") setPrompt(c, " ");
     if (current) {
       appendNote(current.cell, reason === "timeout"
         ? `Stopped after ${current.timeout} s` : "Stopped by the reader", "tp-note tp-note-error");
     }
-    if (!current && !replay.length) { setStatus("Stopped"); return; }
-    setStatus("Stopped: starting a fresh Python…");
-    onChain(() => replayCells(replay));
+    // A stopped Check my work gives no score, and says so.
+    const what = page.checking ? "Check my work stopped (no score)" : "Stopped";
+    if (page.checking) endCheck("stopped");
+    if (!py.history.size) { setStatus(what); return; }
+    setStatus(`${what}: starting a fresh Python…`);
+    onChain(async () => {
+      try {
+        await ensureWorker();
+        if (py.restored !== py.generation && await restoreHistory(null)) {
+          setStatus(`${what}: a fresh Python was started and the ${plural(py.history.size, "cell")} `
+            + "that had run were run again");
+        }
+      } catch (e) {
+        if (!(e instanceof Stopped)) setStatus(e.message);
+      }
+    });
   }
 
-  async function replayCells(replay) {
+  // Run again in this (fresh) interpreter what ran before; false if it was stopped (the
+  // history stays for the next try). `before`: the cell about to run, not re-run itself.
+  async function restoreHistory(before) {
     const generation = py.generation;
-    try {
-      await ensureWorker();
-      for (const { cell, code } of replay) {
-        if (generation !== py.generation) return;
-        const timer = setTimeout(() => killWorker(new Stopped("replay timeout")), cellTimeout() * 1000);
-        try {
-          const result = await request({ type: "run", code, name: cellName(cell) });
-          if (result.ok) py.ran.push({ cell, code });
-          setPrompt(cell, result.execution_count ?? " ");
-        } finally {
-          clearTimeout(timer);
-        }
-      }
-      setStatus("Stopped: a fresh Python was started and the cells already run were run again");
-    } catch (e) {
-      if (!(e instanceof Stopped)) setStatus(e.message);
-      else if (e.message === "replay timeout") {
-        setStatus("Stopped: running the earlier cells again took too long; a fresh Python starts at the next Run");
+    const todo = page.codeCells.filter((c) => c !== before && py.history.has(c));
+    let n = 0;
+    for (const cell of todo) {
+      if (generation !== py.generation) return false;
+      n += 1;
+      setStatus(`Running again the cells run before (${n} of ${todo.length})…`);
+      // Too slow now: dropped from the history, or every fresh Python would time out again.
+      const timer = setTimeout(() => { py.history.delete(cell); stop("timeout"); }, cellTimeout() * 1000);
+      try {
+        const result = await request({ type: "run", code: py.history.get(cell), name: cellName(cell) });
+        setPrompt(cell, result.execution_count ?? " ");
+        if (!result.ok) py.history.delete(cell);
+      } catch (e) {
+        if (e instanceof Stopped) return false;
+        throw e;
+      } finally {
+        clearTimeout(timer);
       }
     }
+    if (generation !== py.generation) return false;
+    py.restored = generation;
+    return true;
+  }
+
+  function plural(n, word) {
+    return `${n} ${word}${n === 1 ? "" : "s"}`;
+  }
+
+  // "Running cell 3 of 20", and during Check my work the part it is in.
+  function progressText(k, total) {
+    const run = `Running cell ${k} of ${total || page.codeCells.length}`;
+    if (!page.checking) return run;
+    const cell = page.codeCells[k - 1];
+    const part = cell && cell.part ? `, ${cell.part}` : "";
+    return `Check my work: ${run.toLowerCase()}${part}… (Stop ends the check)`;
   }
 
   // ---------------------------------------------------------------- check my work
@@ -434,10 +512,23 @@
   async function checkMyWork() {
     py.batch += 1;  // a Run all or Check under way goes no further
     killWorker(new Stopped("restart"));
+    py.history.clear();
+    py.restored = py.generation;  // a fresh start: nothing to run again
     page.codeCells.forEach(clearCell);
+    // The last report goes at once: a stopped or failed check must not leave an old score.
+    page.report.hidden = true;
+    page.report.replaceChildren();
+    page.checking = true;
+    page.checkStarted = performance.now();
     setStatus("Check my work: starting a fresh Python…");
+    // The spec downloads while the cells run.
+    const specPromise = fetchSpec(page.data.selfcheck_url);
+    specPromise.catch(() => {});
     const results = await runBatch();
-    if (!results || results.some((r) => r.stopped === "no python")) return;
+    if (!results || results.some((r) => r.stopped === "no python")) {
+      if (page.checking) { endCheck("stopped"); setStatus("Check my work stopped (no score)"); }
+      return;
+    }
     const visible = {};
     page.codeCells.forEach((cell, i) => {
       if (cell.kind !== "test" || !cell.gradeId) return;
@@ -448,18 +539,31 @@
     });
     try {
       setStatus("Check my work: scoring…");
-      const spec = await fetchSpec(page.data.selfcheck_url);
+      const spec = await specPromise;
       // On the kernel's queue: after any re-run that a timeout may have started.
       const { report } = await onChain(async () => {
         await ensureWorker();
         return request({ type: "selfcheck", spec, visible });
       });
+      if (!page.checking) return;  // stopped meanwhile
+      endCheck("done");
       showReport(report);
-      setStatus(`Self-check done: ${fmt(report.total)} of ${fmt(report.max_total)} points.`,
+      setStatus(`Self-check done: ${fmt(report.total)} of ${points(report.max_total)}.`,
         { href: "#tp-report", text: "Read the report" });
     } catch (e) {
+      endCheck("failed");
       if (!(e instanceof Stopped)) setStatus(`The self-check failed: ${e.message}`);
     }
+  }
+
+  function endCheck(how) {
+    if (!page.checking) return;
+    page.checking = false;
+    page.lastCheck = { how, seconds: (performance.now() - page.checkStarted) / 1000 };
+  }
+
+  function points(n) {
+    return `${fmt(n)} point${n === 1 ? "" : "s"}`;
   }
 
   async function fetchText(relative) {
@@ -505,11 +609,11 @@
         el("strong", { text: `${c.label || c.grade_id}: ` }),
         v.ok ? v.text : el("span", { class: "tp-sr", text: "failed: " }),
         v.ok ? null : el("span", { class: "tp-report-message", text: v.text }),
-        el("span", { class: "tp-report-points", text: ` (${fmt(c.points)} of ${fmt(c.max_points)})` }),
+        el("span", { class: "tp-report-points", text: ` (${fmt(c.points)} of ${points(c.max_points)})` }),
       ]);
     });
     return el("section", { class: "tp-report-part" }, [
-      el("h3", { text: `${part.title || part.part} — ${fmt(part.points)} of ${fmt(part.max_points)} points` }),
+      el("h3", { text: `${part.title || part.part} — ${fmt(part.points)} of ${points(part.max_points)}` }),
       el("ul", {}, items),
     ]);
   }
@@ -518,14 +622,15 @@
     page.lastReport = report;  // the browser test compares it with check.py's
     const panel = page.report;
     const unscored = report.unscored || [];
-    panel.replaceChildren(
-      el("h2", { id: "tp-report-title", text: `Self-check: ${fmt(report.total)} of ${fmt(report.max_total)} points` }),
+    // No null among the children: replaceChildren would write it out as the text "null".
+    panel.replaceChildren(...[
+      el("h2", { id: "tp-report-title", text: `Self-check: ${fmt(report.total)} of ${points(report.max_total)}` }),
       el("p", { class: "tp-report-note", text: SELF_CHECK_NOTE }),
       ...(report.parts || []).map(reportPart),
       unscored.length ? el("p", { class: "tp-report-unscored",
         text: "Not scored here (your instructor reads them): "
-          + unscored.map((u) => `${u.title || u.grade_id} (${fmt(u.points)} points)`).join("; ") }) : null,
-    );
+          + unscored.map((u) => `${u.title || u.grade_id} (${points(u.points)})`).join("; ") }) : null,
+    ].filter(Boolean));
     panel.hidden = false;
     panel.focus();
   }
@@ -547,7 +652,7 @@
 
   // Only the cells that differ from the released source: an untouched cell then follows
   // a new edition of the book instead of pinning the old one.
-  function saveNow() {
+  function saveNow() {  // true if saved (or nothing to save)
     clearTimeout(page.saveTimer);
     page.saveTimer = 0;
     const cells = {};
@@ -560,8 +665,11 @@
       } else {
         localStorage.removeItem(storageKey());
       }
+      return true;
     } catch (e) {
-      setStatus(`Your edits could not be saved in this browser (${e.message}); use Download notebook to keep them`);
+      page.saveError = e.message || String(e);
+      setStatus(`Your edits could not be saved in this browser (${page.saveError}); use Download notebook to keep them`);
+      return false;
     }
   }
 
@@ -612,15 +720,38 @@
       return;
     }
     const byId = editableByGradeId();
-    const found = nb.cells.filter((c) => byId.has(c.metadata?.nbgrader?.grade_id));
+    // Only a cell of the right type (code for a solution, markdown for a written answer)
+    // whose source is text: a markdown cell that carries a solution's grade_id, or a
+    // source that is not a string (or list of strings), is not code to load.
+    const fits = (c) => {
+      const target = byId.get(c.metadata?.nbgrader?.grade_id);
+      if (!target) return false;
+      const type = target.kind === "answer" ? "markdown" : "code";
+      const src = c.source;
+      return c.cell_type === type && (typeof src === "string"
+        || (Array.isArray(src) && src.every((line) => typeof line === "string")));
+    };
+    const found = nb.cells.filter(fits);
+    const skipped = nb.cells.filter((c) => byId.has(c.metadata?.nbgrader?.grade_id) && !fits(c));
+    const big = found.find((c) => joinText(c.source).length > MAX_CELL_CHARS);
+    if (big) {
+      setStatus(`${what}: its cell ${big.metadata.nbgrader.grade_id} has ${joinText(big.source).length.toLocaleString("en-US")} `
+        + `characters, more than the ${MAX_CELL_CHARS.toLocaleString("en-US")} a cell of this page takes. `
+        + "Is it the right notebook?");
+      return;
+    }
     if (!found.length) {
       setStatus(`${what}: it has none of the solution cells of ${page.data.assignment}. `
         + `Choose your ${page.data.notebook || "notebook"} of this assignment.`);
       return;
     }
     for (const c of found) byId.get(c.metadata.nbgrader.grade_id).editor.setValue(joinText(c.source));
-    saveNow();
-    setStatus(`Loaded ${found.length} cell${found.length === 1 ? "" : "s"} from ${file.name}`);
+    const saved = saveNow();
+    const skip = skipped.length ? ` (${plural(skipped.length, "cell")} with a solution's name but the wrong type or `
+      + `no text left out: ${skipped.map((c) => c.metadata.nbgrader.grade_id).join(", ")})` : "";
+    setStatus(`Loaded ${plural(found.length, "cell")} from ${file.name}${skip}`
+      + (saved ? "" : `, but they could not be saved in this browser (${page.saveError}): `
+        + "they are lost when you leave or reload this page. Use Download notebook to keep them."));
   }
 
   // ---------------------------------------------------------------- resets
@@ -637,6 +768,7 @@
       + "notebook first to keep them), and Python will start again.")) return;
     py.batch += 1;
     killWorker(new Stopped("reset"));
+    py.history.clear();
     try { localStorage.removeItem(storageKey()); } catch (e) { /* nothing saved, nothing to clear */ }
     for (const c of page.cells) {
       if (c.editor) c.editor.setValue(c.meta.source);
@@ -680,10 +812,13 @@
     page.status = el("p", { class: "tp-status", id: "tp-status", role: "status", "aria-live": "polite" });
     page.report = el("section", { id: "tp-report", class: "tp-report", tabindex: "-1",
       "aria-labelledby": "tp-report-title", hidden: true });
+    // The toolbar and the status stay in view (sticky, on a large screen) while the
+    // reader scrolls the cells; the report, which can be long, follows them.
     host.replaceChildren(
       el("div", { class: "tp-toolbar", role: "toolbar", "aria-label": "Practice: run and check your code" },
         [b.runAll, b.stop, b.check, b.reset, b.download, b.open, input]),
-      page.status, page.report);
+      page.status);
+    host.after(page.report);
     setStatus(notStartedText());
   }
 
@@ -790,12 +925,17 @@
     if (!host || !page.data || !Array.isArray(page.data.cells)) return;
     await loadEditorBundle();
     const saved = loadSaved();
+    let partNo = 0;
     for (const meta of page.data.cells) {
       const node = document.querySelector(`.tp-cell[data-index="${Number(meta.index)}"]`);
       if (!node) continue;
       const cell = { meta, el: node, kind: node.dataset.kind || meta.kind,
         gradeId: node.dataset.gradeId || meta.grade_id || null, editor: null, output: null, prompt: null };
       cell.meta = { ...meta, source: joinText(meta.source) };
+      // Each part of an assignment opens with its solution cell: the cells from one to
+      // the next are that part (for the progress of Check my work).
+      if (cell.kind === "solution") partNo += 1;
+      cell.part = partNo ? `part ${partNo}` : "";
       page.cells.push(cell);
       if (CODE_KINDS.has(cell.kind)) page.codeCells.push(cell);
     }
@@ -803,7 +943,7 @@
     page.cells.forEach((c) => buildCell(c, saved));
     // A reload or a closed tab within the save delay must not lose the last keystrokes.
     window.addEventListener("pagehide", () => { if (page.saveTimer) saveNow(); });
-    window.TokPractice = { ansiToHtml, page, py };  // for the book's browser tests
+    window.TokPractice = { ansiToHtml, page, py, openNotebook };  // for the book's browser tests
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);

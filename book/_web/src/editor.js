@@ -146,7 +146,9 @@ function create(parent, options = {}) {
     keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, indentWithTab]),
     language === "markdown" ? [new LanguageSupport(markdownLanguage), EditorView.lineWrapping] : python(),
     compartment.of(themeExtension(dark)),
-    EditorView.contentAttributes.of({ "aria-label": label }),
+    // tabindex: the editable area is focusable anyway; saying so lets checkers (axe's
+    // scrollable-region-focusable) see that its scroller can be reached by keyboard.
+    EditorView.contentAttributes.of({ "aria-label": label, tabindex: "0" }),
     EditorState.readOnly.of(readOnly),
     EditorView.editable.of(!readOnly),
     EditorView.updateListener.of((u) => {

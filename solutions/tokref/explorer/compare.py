@@ -120,7 +120,7 @@ class CompareExplorer(Explorer):
 
     def _prerender(self) -> str:
         d = self.data
-        return (head(d["title"], False) + f'<textarea class="tokx-input" rows="4" readonly>{html.escape(d["text"])}</textarea>'
+        return (head(d["title"], False) + f'<textarea class="tokx-input" rows="4" readonly aria-label="the sample text">{html.escape(d["text"])}</textarea>'
                 + self._render_cards(d["text"]))
 
     def widget(self) -> Any:

@@ -261,6 +261,7 @@ class MergeExplorer(Explorer):
             series, x0=1, x1=K + 1, y0=0, y1=math.ceil(ymax * 10) / 10, xlog=True,
             xticks=log_ticks(1, K + 1), yticks=nice_ticks(0, ymax, 4), yfmt=lambda v: f"{v:.1f}",
             xlabel="merges + 1 (log scale)", ylabel="tokens per character", mark_x=k + 1,
+            label="tokens per character against merges",
             mark_ys=[d["sample_tokens"][k] / d["n_chars"],
                      d["corpus_tokens"][k] / d["corpus_chars"] if d["corpus_tokens"] else None])
 

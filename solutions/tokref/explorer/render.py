@@ -65,10 +65,22 @@ def pill(i: int, label: str, extra: str = "") -> str:
     return f'<span class="tokx-t tokx-pill{extra}" style="--h:{hue(i)}" title="id {i}">{vis(label)}</span>'
 
 
+def id_badge_shown(i: int) -> str:
+    """Token ``i``'s id drawn after it; the hidden words make a screen reader say
+    "id 12," between tokens instead of running them together."""
+    return f'<span class="tokx-id"><span class="tokx-sr"> id </span>{i}<span class="tokx-sr">, </span></span>'
+
+
+def id_badge_hidden(i: int) -> str:
+    """Token ``i``'s id for screen readers only: the token boundary and its id, heard
+    without hovering (the ``title`` tooltip is for the mouse)."""
+    return f'<span class="tokx-sr"> id {i}, </span>'
+
+
 def render_view(view: Mapping[str, Any], text: str, label: Callable[[int], str], show_ids: bool = False) -> str:
     """The tokens of ``view`` over ``text``; ``label(id)`` names a token; ``show_ids``
     adds each token's id after its last part."""
-    badge: Callable[[int], str] = (lambda i: f'<span class="tokx-id">{i}</span>') if show_ids else (lambda i: "")
+    badge = id_badge_shown if show_ids else id_badge_hidden
     toks, mode = view["toks"], view["mode"]
     if mode == "chars":
         return _chars_view(toks, text, label, badge)
@@ -228,7 +240,7 @@ def nice_ticks(lo: float, hi: float, n: int) -> list[float]:
 def svg_chart(series: Sequence[Mapping[str, Any]], *, x0: float, x1: float, y0: float, y1: float,
               xlog: bool, xticks: Sequence[float], yticks: Sequence[float], xlabel: str, ylabel: str,
               mark_x: float, mark_ys: Sequence[float | None], points: Sequence[Mapping[str, Any]] = (),
-              width: int = 340, height: int = 190, yfmt: Callable[[float], str] = str) -> str:
+              width: int = 340, height: int = 190, yfmt: Callable[[float], str] = str, label: str = "") -> str:
     """A line chart: ``series`` of ``{"pts": [(x, y), ...], "cls", "name"}``, reference
     ``points`` with labels, a vertical marker at ``mark_x`` with a dot on each series."""
     W, H, L, R, T, B = width, height, 46, 12, 14, 34
@@ -244,7 +256,8 @@ def svg_chart(series: Sequence[Mapping[str, Any]], *, x0: float, x1: float, y0: 
     def xf(v: float) -> str:
         return f"{v / 1000:g}k" if v >= 1000 else f"{v:g}"
 
-    o = [f'<svg class="tokx-chart" viewBox="0 0 {W} {H}" width="{W}" height="{H}" role="img">',
+    name = attr(label or f"{ylabel} against {xlabel}")  # role="img" needs a name (WCAG 1.1.1)
+    o = [f'<svg class="tokx-chart" viewBox="0 0 {W} {H}" width="{W}" height="{H}" role="img" aria-label="{name}">',
          f'<rect x="{L}" y="{T}" width="{W - L - R}" height="{H - T - B}" class="tokx-plot"></rect>']
     for v in yticks:
         o.append(f'<line x1="{L}" x2="{W - R}" y1="{ys(v):.1f}" y2="{ys(v):.1f}" class="tokx-grid"></line>'

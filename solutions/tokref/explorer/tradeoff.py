@@ -195,7 +195,7 @@ class TradeoffExplorer(Explorer):
         return svg_chart(
             [{"pts": curve, "cls": "tokx-s1"}], x0=x0, x1=x1, y0=0, y1=ymax, xlog=True, xticks=log_ticks(x0, x1),
             yticks=nice_ticks(0, ymax, 4), yfmt=lambda v: f"{v:g}", xlabel="vocabulary size (ids, log scale)",
-            ylabel="tokens per 1,000 chars", mark_x=V, mark_ys=[1000 * n / d["n_chars"]], width=360, height=210,
+            ylabel="tokens per 1,000 chars", label="sequence length against vocabulary size", mark_x=V, mark_ys=[1000 * n / d["n_chars"]], width=360, height=210,
             points=[{"x": r["V"], "y": 1000 * r["n"] / d["n_chars"], "label": r["name"],
                      "anchor": "end" if r["V"] > math.sqrt(x0 * x1) else "start"} for r in d["refs"]])
 

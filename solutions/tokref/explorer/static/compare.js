@@ -29,14 +29,20 @@
     ta.value = d.text;
     const showIds = h("input", { type: "checkbox" });
     const chips = h("div", { class: "tokx-chips" }, h("span", { class: "tokx-muted" }, "Try: "),
-      d.samples.map((s) => h("button", { type: "button", class: "tokx-chip", title: s, onclick: () => { ta.value = s; update(); } },
-        (Array.from(visibleText(s)).slice(0, 22).join("") + (Array.from(s).length > 22 ? "…" : "")))));
+      d.samples.map((s, i) => {
+        // The chip shows the sample's start with its whitespace drawn; its name says
+        // what it does and repeats that text (a name must contain what is shown).
+        const shown = Array.from(visibleText(s)).slice(0, 22).join("") + (Array.from(s).length > 22 ? "…" : "");
+        return h("button", { type: "button", class: "tokx-chip", title: s, "aria-label": "sample " + (i + 1) + ": " + shown,
+          onclick: () => { ta.value = s; update(); } }, shown);
+      }));
     const labels = d.tokenizers.map(labelOf);
     const cards = h("div", { class: "tokx-cards" });
+    const live = announcer(root);
     root.replaceChildren(
       headBar(d.title),
       ta, h("div", { class: "tokx-controls" }, chips, h("label", { class: "tokx-toggle" }, showIds, " show ids")),
-      cards,
+      cards, live,
     );
     function update() {
       const t0 = performance.now();
@@ -50,6 +56,8 @@
       const maxN = Math.max(1, ...results.map((r) => (r && r.toks ? r.toks.length : 0)));
       cards.innerHTML = d.tokenizers.map((t, i) =>
         cardHTML(t.name, t.description, t.vocab, results[i], text, labels[i], showIds.checked, maxN)).join("");
+      // Each tokenizer's count, said once typing pauses (the cards themselves are not live).
+      live.say(d.tokenizers.map((t, i) => t.name + ": " + (results[i] && results[i].toks ? fmt(results[i].toks.length) + " tokens" : "not computed")).join("; ") + ".");
       api.lastUpdateMs = performance.now() - t0;
     }
     ta.addEventListener("input", update);

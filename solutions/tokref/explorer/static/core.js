@@ -38,6 +38,20 @@ function add(parent, kid) {
 const headBar = (title) => h("div", { class: "tokx-head" }, h("span", { class: "tokx-title" }, title),
   h("span", { class: "tokx-badge", title: "runs in your browser: no kernel, no network" }, "static · interactive"));
 
+// One polite live region per explorer, read by screen readers only: it says the
+// figures that changed, once the control has been still for a moment (a slider held
+// down or playing would otherwise queue an announcement per step), never the tokens.
+function announcer(root) {
+  const region = h("div", { class: "tokx-sr tokx-live", role: "status", "aria-live": "polite", "aria-atomic": "true" });
+  let timer = null, first = true;
+  region.say = (text) => {
+    if (first) { first = false; return; }  // the first state is on screen, not news
+    clearTimeout(timer);
+    timer = setTimeout(() => { if (region.textContent !== text) region.textContent = text; }, 500);
+  };
+  return region;
+}
+
 // ------------------------------------------------------------------ numbers
 const fmt = (x) => Math.round(x).toLocaleString("en-US");
 const fmtd = (x, d) => x.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d });

@@ -71,20 +71,22 @@
     const label = (id) => (names[id] !== undefined ? names[id] : "#" + id);
     const api = { k: -1, lastUpdateMs: 0, kind: "merge" };
     const slider = h("input", { type: "range", min: 0, max: K, step: 1, value: d.start || 0, "aria-label": "number of merges" });
+    const live = announcer(root);
     const readout = h("span", { class: "tokx-readout" });
-    const playBtn = h("button", { type: "button", class: "tokx-btn", title: "play / pause" }, "▶");
-    const prev = h("button", { type: "button", class: "tokx-btn", title: "one merge back" }, "−1");
-    const next = h("button", { type: "button", class: "tokx-btn", title: "one merge on" }, "+1");
+    // Named for screen readers (the glyphs are not names); play is a toggle button.
+    const playBtn = h("button", { type: "button", class: "tokx-btn", title: "play / pause", "aria-label": "play the merges", "aria-pressed": "false" }, "▶");
+    const prev = h("button", { type: "button", class: "tokx-btn", title: "one merge back", "aria-label": "−1: one merge back" }, "−1");
+    const next = h("button", { type: "button", class: "tokx-btn", title: "one merge on", "aria-label": "+1: one merge on" }, "+1");
     const info = h("div", { class: "tokx-info" });
     const stats = h("div", { class: "tokx-stats" });
-    const seg = h("div", { class: "tokx-seg", "aria-live": "polite" });
+    const seg = h("div", { class: "tokx-seg" });
     const table = h("table", { class: "tokx-table" });
     const caption = h("div", { class: "tokx-caption" });
     const svg = mergeChart(d);
     root.replaceChildren(
       headBar(d.title),
       h("div", { class: "tokx-controls" }, playBtn, prev, slider, next, readout),
-      info, seg, stats,
+      info, seg, stats, live,
       h("div", { class: "tokx-cols" }, h("div", { class: "tokx-col" }, caption, table), h("div", { class: "tokx-col tokx-chartbox" }, svg)),
     );
 
@@ -94,6 +96,7 @@
       api.k = k;
       slider.value = k;
       readout.textContent = "merge " + fmt(k) + " / " + fmt(K);
+      slider.setAttribute("aria-valuetext", "merge " + fmt(k) + " of " + fmt(K));
       const toks = tokensAt(d, k);
       const made = toks.filter((t) => t[3] & 1).length;
       // The merge just taken, or the next one.
@@ -105,14 +108,21 @@
       caption.textContent = (k > 0 ? "Pair counts when merge " + fmt(k) + " was chosen" : "Pair counts now") + " (" + d.tops_label + ")";
       table.innerHTML = pairRows(d.tops[ti] || [], d.merges[ti], label);
       svg.mark(k + 1, [d.sample_tokens[k] / d.n_chars, d.corpus_tokens ? d.corpus_tokens[k] / d.corpus_chars : null]);
+      // The figures that changed, as the screen shows them (the merge taken, the counts).
+      const m = k > 0 ? d.merges[k - 1] : null;
+      live.say("Merge " + fmt(k) + " of " + fmt(K) + (m ? ": " + visibleText(label(m[0])) + " + " + visibleText(label(m[1])) + " → " +
+        visibleText(label(m[3])) : "") + ". " + stats.textContent.split(" · ").slice(0, 2).join(", ") + ".");
       api.lastUpdateMs = performance.now() - t0;
     }
     let timer = null;
-    function stop() { if (timer) { clearInterval(timer); timer = null; playBtn.textContent = "▶"; } }
+    function stop() {
+      if (timer) { clearInterval(timer); timer = null; playBtn.textContent = "▶"; playBtn.setAttribute("aria-pressed", "false"); }
+    }
     playBtn.addEventListener("click", () => {
       if (timer) { stop(); return; }
       if (api.k >= K) update(0);
       playBtn.textContent = "❚❚";
+      playBtn.setAttribute("aria-pressed", "true");
       timer = setInterval(() => { if (api.k >= K) { stop(); return; } update(api.k + Math.max(1, Math.floor(api.k / 25))); }, 90);
     });
     prev.addEventListener("click", () => { stop(); update(api.k - 1); });

@@ -21,6 +21,7 @@
     const P = d.points;
     const slider = h("input", { type: "range", min: 0, max: P.length - 1, step: 1, value: d.start, "aria-label": "vocabulary size" });
     const readout = h("span", { class: "tokx-readout" });
+    const live = announcer(root);
     const width = h("select", { class: "tokx-select", "aria-label": "model width" },
       d.widths.map((w) => h("option", { value: w, selected: w === d.width }, "d_model = " + fmt(w))));
     const out = h("div", { class: "tokx-meters" });
@@ -42,7 +43,7 @@
       headBar(d.title),
       h("div", { class: "tokx-controls" }, h("span", { class: "tokx-muted" }, "vocabulary"), slider, readout, width),
       h("div", { class: "tokx-cols" }, h("div", { class: "tokx-col" }, out), h("div", { class: "tokx-col tokx-chartbox" }, svg)),
-      segCap, seg,
+      segCap, seg, live,
     );
     const maxV = Math.max(...allX);
     const sampleLabel = (id) => {
@@ -56,6 +57,7 @@
       slider.value = i;
       const [V, n, k] = P[i], dm = +width.value;
       readout.textContent = fmt(V) + " ids";
+      slider.setAttribute("aria-valuetext", fmt(V) + " ids");
       const emb = V * dm;
       const rel = charRef ? n / charRef.n : null;
       out.replaceChildren(
@@ -73,6 +75,8 @@
       const toks = sampleTokens(d.sample, i, k);
       segCap.textContent = "The sample with " + fmt(V) + " ids: " + fmt(toks.length) + " tokens for " + fmt(Array.from(d.sample.text).length) + " characters";
       seg.innerHTML = viewHTML({ mode: d.sample.mode, toks }, d.sample.text, sampleLabel, false);
+      live.say(fmt(V) + " ids: " + fmt(n) + " tokens, " + fmtBig(emb) + " embedding parameters" +
+        (rel === null ? "" : ", attention " + fmtRel(rel * rel)) + ".");
       api.lastUpdateMs = performance.now() - t0;
     }
     slider.addEventListener("input", () => update(+slider.value));

@@ -23,7 +23,11 @@
     esc(chars) + '</span><span class="tokx-split-bytes">' + boxes.join("") + "</span></span><wbr>";
 
   function viewHTML(view, text, label, showIds) {
-    const badge = showIds ? (id) => '<span class="tokx-id">' + id + "</span>" : () => "";
+    // The id after each token: drawn when showIds, else for screen readers only (a
+    // token boundary they can hear; render.py's id_badge_shown / id_badge_hidden).
+    const badge = showIds
+      ? (id) => '<span class="tokx-id"><span class="tokx-sr"> id </span>' + id + '<span class="tokx-sr">, </span></span>'
+      : (id) => '<span class="tokx-sr"> id ' + id + ", </span>";
     if (view.mode === "chars") return charsView(view.toks, text, label, badge);
     if (view.mode === "bytes") return bytesView(view.toks, text, label, badge);
     return view.toks.map((t, i) => tokOpen(t, i, label(t[0])) + visHTML(label(t[0])) + badge(t[0]) + "</span><wbr>").join("");
