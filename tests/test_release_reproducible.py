@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "autograder"))
@@ -76,6 +77,7 @@ def test_keep_unchanged_puts_back_only_unchanged_files(tmp_path):
     assert (new / "sub" / "edited.txt").read_text() == "new"
 
 
+@pytest.mark.slow
 def test_rerelease_with_other_gzip_bytes_rewrites_nothing(course):
     """The committed exercises/chars/, released again with a self-check spec that zlib
     compresses into other bytes: every file keeps its committed bytes and time stamp."""

@@ -70,7 +70,7 @@ from .pretokenize import (
     O200K_PATTERN,
     allowed_specials,
     compile_frozen,
-    disputed_chars,
+    holds_disputed,
 )
 
 __all__ = [
@@ -97,7 +97,7 @@ _PAIR = regex.compile(r"(?r)\S |\p{L}(?:[^\s\w\p{L}\p{N}\p{M}']|_)")
 
 def _pair(text: str) -> regex.Pattern[str]:
     """_PAIR, with tiktoken's classes if ``text`` needs them (as pretokenize.pieces_finder)."""
-    if disputed_chars().isdisjoint(text):
+    if not holds_disputed(text):
         return _PAIR
     return compile_frozen(_PAIR.pattern, _PAIR.flags)
 
