@@ -265,17 +265,17 @@ def _exact(pattern: regex.Pattern[str], text: str) -> regex.Pattern[str]:
     return compile_frozen(pattern.pattern, pattern.flags)
 
 
-def holds_disputed(text: str) -> bool:
+def holds_disputed(text: str, *, start: int = 0) -> bool:
     """Whether ``text`` holds one of :func:`disputed_chars`, quickly: the standard ``re``
     finds the disputed characters below U+10000 with a bitmap (5 to 8 times faster than
     a set lookup per character), and every character above, whose few occurrences in
-    most texts (emoji) are looked up one by one.
+    most texts (emoji) are looked up one by one. ``start``: look only from there on.
 
     >>> holds_disputed("naïve café 👍" * 200), holds_disputed("\\u058c") == ("\\u058c" in disputed_chars())
     (False, True)
     """
     disputed = disputed_chars()
-    return any(m.group() in disputed for m in _candidates().finditer(text))
+    return any(m.group() in disputed for m in _candidates().finditer(text, start))
 
 
 @functools.cache

@@ -95,9 +95,10 @@ SAFE_CUT_PATTERNS = frozenset({GPT2_PATTERN, CL100K_PATTERN, O200K_PATTERN, GPT2
 _PAIR = regex.compile(r"(?r)\S |\p{L}(?:[^\s\w\p{L}\p{N}\p{M}']|_)")
 
 
-def _pair(text: str) -> regex.Pattern[str]:
-    """_PAIR, with tiktoken's classes if ``text`` needs them (as pretokenize.pieces_finder)."""
-    if not holds_disputed(text):
+def _pair(text: str, start: int = 0) -> regex.Pattern[str]:
+    """_PAIR, with tiktoken's classes if ``text[start:]`` needs them (as
+    pretokenize.pieces_finder does for the patterns)."""
+    if text.isascii() or not holds_disputed(text, start=start):  # isascii: O(1), a flag
         return _PAIR
     return compile_frozen(_PAIR.pattern, _PAIR.flags)
 
@@ -165,7 +166,7 @@ def last_safe_cut(text: str, special_tokens: Collection[str] = (), *, start: int
 
 def _last_pattern_cut(text: str, first: int, prefixes: Mapping[int, frozenset[str]]) -> int:
     end = len(text)
-    pair = _pair(text[first - 1:])
+    pair = _pair(text, first - 1)
     while True:
         m = pair.search(text, first - 1, end)
         if m is None:
