@@ -19,13 +19,23 @@ file of the assignment),
 which ``tests/test_exercises.py`` checks. ``normalise`` makes sure of it: it rewrites
 every generated notebook in nbformat's canonical JSON (indent 1, sorted keys, UTF-8,
 final newline) without a Python version in its metadata, and sets file modes to 644.
+
+Only the gzip stream of ``selfcheck.json.gz`` is not reproducible byte for byte: its
+header is fixed (``selfcheck_spec.gzip_bytes``), but zlib's deflate output may change with
+the zlib that the Python was built with, for the same JSON. So a released file is written
+only when its *content* changes (``same_content``: a ``.gz`` file's content is its
+decompressed bytes): a file whose content is unchanged keeps its committed bytes, and
+``make book`` on any Python leaves ``git status`` clean.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
+import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import selfcheck_spec
@@ -54,17 +64,63 @@ def normalise(folder: Path) -> None:
         path.chmod(0o644)
 
 
+def same_content(path: Path, old: Path) -> bool:
+    """Whether two released files hold the same content: their bytes, or for ``.gz``
+    files their decompressed bytes (zlib's compressed bytes vary between builds of zlib).
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "a.gz").write_bytes(gzip.compress(b"{}", compresslevel=9, mtime=0))
+    >>> _ = (d / "b.gz").write_bytes(gzip.compress(b"{}", compresslevel=1, mtime=0))
+    >>> same_content(d / "a.gz", d / "b.gz"), same_content(d / "a.gz", d / "a.gz")
+    (True, True)
+    """
+    new_bytes, old_bytes = path.read_bytes(), old.read_bytes()
+    if new_bytes == old_bytes:
+        return True
+    if path.suffix != ".gz":
+        return False
+    try:
+        return gzip.decompress(new_bytes) == gzip.decompress(old_bytes)
+    except (OSError, EOFError):  # not gzip (a corrupt committed file): content differs
+        return False
+
+
+def keep_unchanged(folder: Path, previous: Path) -> list[str]:
+    """Put back each file of ``previous`` (the folder as it was before nbgrader rewrote
+    it) whose content ``folder`` has unchanged, bytes and time stamp alike, so that only
+    changed files are written; returns the changed, added and removed files' names."""
+    changed = []
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        old = previous / path.relative_to(folder)
+        if old.is_file() and same_content(path, old):
+            os.replace(old, path)
+        else:
+            changed.append(path.relative_to(folder).as_posix())
+    changed += sorted(p.relative_to(previous).as_posix() for p in previous.rglob("*")
+                      if p.is_file() and not (folder / p.relative_to(previous)).exists())
+    return changed
+
+
 def release(assignments: list[str], root: Path = ROOT) -> None:
     out = root / "exercises"
+    out.mkdir(exist_ok=True)
     for name in assignments:
         if not (root / "source" / name).is_dir():
             raise SystemExit(f"no assignment {name!r}: source/{name}/ does not exist")
         selfcheck_spec.write(name, root)  # check.py and selfcheck.json.gz, which nbgrader copies
-        result = run_nbgrader(["generate_assignment", name, "--force"], root=root)
-        if result.status != 0:
-            raise SystemExit(f"nbgrader generate_assignment {name} failed: {'; '.join(result.errors)}")
-        normalise(out / name)
-        print(f"exercises/{name}/ regenerated from source/{name}/")
+        with tempfile.TemporaryDirectory(dir=out) as keep:
+            previous = Path(keep) / name
+            if (out / name).is_dir():  # nbgrader --force replaces the folder: keep the old one
+                shutil.copytree(out / name, previous, copy_function=shutil.copy2)
+            result = run_nbgrader(["generate_assignment", name, "--force"], root=root)
+            if result.status != 0:
+                raise SystemExit(
+                    f"nbgrader generate_assignment {name} failed: {'; '.join(result.errors)}")
+            normalise(out / name)
+            changed = keep_unchanged(out / name, previous)
+        what = f"{len(changed)} changed: {', '.join(changed)}" if changed else "nothing changed"
+        print(f"exercises/{name}/ regenerated from source/{name}/ ({what})")
 
 
 def main(argv: list[str] | None = None) -> None:

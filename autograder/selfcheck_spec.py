@@ -35,7 +35,9 @@ import gzip
 import json
 import random
 import re
+import struct
 import sys
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -174,11 +176,29 @@ def check_script(assignment: str) -> str:
             .replace("# {modules}\n", "\n".join(modules)))
 
 
-def spec_bytes(spec: dict[str, Any]) -> bytes:
+def gzip_bytes(data: bytes, *, level: int = 9) -> bytes:
+    """``data`` gzipped with a fixed header: no time stamp, no file name, "unknown" OS.
+
+    ``gzip.compress(mtime=0)`` is not that on every Python (3.11 and 3.12 let zlib write
+    the header, whose OS byte is the platform's). The deflate stream after the header is
+    zlib's, which may still differ between zlib versions: release.py compares released
+    ``.gz`` files by their decompressed content, never by their bytes.
+
+    >>> gzip.decompress(gzip_bytes(b"abc")) == b"abc" and gzip_bytes(b"")[:10].hex()
+    '1f8b08000000000002ff'
+    """
+    deflate = zlib.compressobj(level, zlib.DEFLATED, -zlib.MAX_WBITS)  # raw deflate, no header
+    body = deflate.compress(data) + deflate.flush()
+    xfl = 2 if level == 9 else 4 if level == 1 else 0  # RFC 1952: slowest / fastest
+    header = struct.pack("<4sIBB", b"\x1f\x8b\x08\x00", 0, xfl, 255)
+    return header + body + struct.pack("<II", zlib.crc32(data), len(data) & 0xFFFFFFFF)
+
+
+def spec_bytes(spec: dict[str, Any], *, level: int = 9) -> bytes:
     """The spec as ``selfcheck.json.gz``: compact JSON, gzipped without a time stamp
     (the cases repeat their tables, so it shrinks 5 to 20 times)."""
     text = json.dumps(spec, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n"
-    return gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
+    return gzip_bytes(text.encode("utf-8"), level=level)
 
 
 def write(assignment: str, root: Path = ROOT) -> None:

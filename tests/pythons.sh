@@ -25,7 +25,8 @@ TESTS=(
     tests/test_chat.py tests/test_corpus.py tests/test_counting.py tests/test_dropout.py
     tests/test_grading.py tests/test_long_pieces.py tests/test_merges.py tests/test_ngram.py
     tests/test_pretokenize_fastpath.py tests/test_quality.py tests/test_stream.py
-    tests/test_special_content.py tests/test_typed_json.py tests/test_unigram.py tests/test_vocab_merges.py
+    tests/test_special_content.py tests/test_typed_json.py tests/test_unicode_classes.py
+    tests/test_unigram.py tests/test_vocab_merges.py
     tests/test_word.py tests/test_wordpiece.py
 )
 # Installed with tokref (whose own dependencies, regex, numpy and jinja2, come from its

@@ -15,21 +15,28 @@ Every name here is also importable from :mod:`tokref.bytelevel`.
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Literal
 
 import regex
 
 from .checks import specials_pattern
+from .unicode_classes import CLASSES, REGEX_DISAGREES, UNICODE_VERSION
 
 __all__ = [
     "GPT2_PATTERN",
     "CL100K_PATTERN",
     "O200K_PATTERN",
     "GPT2_PATTERN_STDLIB",
+    "UNICODE_VERSION",
+    "freeze_classes",
+    "compile_frozen",
+    "disputed_chars",
+    "holds_disputed",
     "count_pretokens",
     "pieces_finder",
     "ascii_equivalent",
@@ -55,6 +62,121 @@ O200K_PATTERN = "|".join(
         r"""\s+""",
     ]
 )
+
+
+# ---------------------------------------------------------------------------------------
+# Character classes frozen to tiktoken's Unicode
+# ---------------------------------------------------------------------------------------
+
+# The patterns above stay as tiktoken writes them (they are saved in tokenizer files and
+# handed to tiktoken as they are), but compiled as they are, their classes are those of the
+# installed `regex`, which carries the newest Unicode (17.0.0 in regex 2026.11.19), while
+# tiktoken's Rust engine has the Unicode of its crate regex-syntax (16.0.0): U+058C,
+# assigned in 17.0, is \p{Lm} for one and nothing for the other, so "\u058c.x" would be
+# cut differently. freeze_classes writes tiktoken's classes (unicode_classes.py, read off
+# tiktoken on every code point by solutions/scripts/make_pretokenize_classes.py) into the
+# pattern; tests/test_unicode_classes.py compares them with tiktoken on every code point.
+#
+# `regex` matches such explicit classes (hundreds of ranges) 6 to 36 times slower than its
+# own \p{..} tables, so pieces_finder uses the frozen pattern only for a text holding one
+# of the code points where the installed `regex` disagrees with tiktoken (disputed_chars:
+# 17,560 in regex 2026.11.19, none of them ASCII; holds_disputed looks for them in about
+# 17 ms per MB); on any other text the two patterns find the same pieces, and the readable
+# one, with regex's own tables, is the fast one.
+_ESCAPE = regex.compile(r"\\(?:[pP]\{\w+\}|.)", regex.S)
+_RANGE = re.compile(r"\\[uU]([0-9a-f]+)(?:-\\[uU]([0-9a-f]+))?")
+
+
+def freeze_classes(pattern: str) -> str:
+    """``pattern`` with the classes of the OpenAI patterns (``\\p{L}``, ``\\p{N}``,
+    ``\\p{Lu}``, ``\\p{Ll}``, ``\\p{Lt}``, ``\\p{Lm}``, ``\\p{Lo}``, ``\\p{M}``,
+    ``\\s``, their negations ``\\P{..}`` and ``\\S``) written out as explicit
+    code-point ranges of Unicode 16.0.0, tiktoken's, inside or outside ``[...]``.
+
+    Anything else is kept as written, and so is a negated class inside ``[...]`` (which
+    a set cannot spell), so other patterns keep ``regex``'s meaning for what they use.
+
+    >>> freeze_classes(r"\\p{Lt}+|[^\\s\\p{Lt}]")  # doctest: +ELLIPSIS
+    '[\\\\u01c5\\\\u01c8...\\\\u1ffc]+|[^\\\\u0009-\\\\u000d\\\\u0020...\\\\u1ffc]'
+    >>> regex.findall(freeze_classes(r"\\p{L}+|."), "\\u058c.x")  # Unicode 17's U+058C
+    ['\\u058c', '.', 'x']
+    """
+    out: list[str] = []
+    i, in_set = 0, False
+    while i < len(pattern):
+        if pattern[i] == "\\":
+            escape = _ESCAPE.match(pattern, i)
+            token = escape.group() if escape else pattern[i:]
+            positive = token[:2].lower() + token[2:]  # \P{L} -> \p{L}, \S -> \s
+            negated = positive != token
+            body = CLASSES.get(positive)
+            if body is None or (negated and in_set):
+                out.append(token)
+            elif in_set:
+                out.append(body)
+            else:
+                out.append(f"[^{body}]" if negated else f"[{body}]")
+            i += len(token)
+            continue
+        if pattern[i] == "[" and not in_set:
+            # A "]" right after "[" or "[^" is a literal, not the end of the set.
+            opening = regex.match(r"\[\^?\]?", pattern[i:]).group()
+            out.append(opening)
+            i, in_set = i + len(opening), True
+            continue
+        if pattern[i] == "]" and in_set:
+            in_set = False
+        out.append(pattern[i])
+        i += 1
+    return "".join(out)
+
+
+@functools.lru_cache(maxsize=32)
+def compile_frozen(pattern: str, flags: int = 0) -> regex.Pattern[str]:
+    """``pattern`` compiled by ``regex`` with its classes frozen to tiktoken's
+    (:func:`freeze_classes`). Slow to compile and to run; :func:`pieces_finder` uses it
+    only where the installed ``regex`` and tiktoken disagree.
+
+    >>> compile_frozen(O200K_PATTERN).findall("\\u058c.x")  # tiktoken's pieces
+    ['\\u058c.', 'x']
+    >>> regex.findall(O200K_PATTERN, "\\u058c.x")  # regex's Unicode 17.0 makes it a letter
+    ['\\u058c', '.x']
+    """
+    return regex.compile(freeze_classes(pattern), flags)
+
+
+def code_points(ranges: str) -> set[int]:
+    """The code points of a class body written by freeze_classes (``\\u0041-\\u005a...``)."""
+    found: set[int] = set()
+    for first, last in _RANGE.findall(ranges):
+        found.update(range(int(first, 16), int(last or first, 16) + 1))
+    return found
+
+
+def regex_disagreements(classes: Mapping[str, str] = CLASSES) -> set[int]:
+    """The code points (surrogates excluded) that the installed ``regex`` puts in another
+    class than ``classes`` (class name -> ranges) for any class: one scan per class of a
+    string of every code point (about a second)."""
+    # Surrogates become NUL, which is in no class: position i holds code point i.
+    every = "".join(map(chr, range(0xD800))) + "\0" * 0x800 + "".join(map(chr, range(0xE000, 0x110000)))
+    differ: set[int] = set()
+    for name, ranges in classes.items():
+        theirs = {i for m in regex.finditer(name + "+", every) for i in range(*m.span())}
+        differ |= theirs ^ code_points(ranges)
+    return differ
+
+
+@functools.cache
+def disputed_chars() -> frozenset[str]:
+    """The characters whose class (:func:`freeze_classes`) the installed ``regex`` does not
+    share with tiktoken: those recorded for this version of ``regex``, else computed.
+
+    >>> "\\u058c" in disputed_chars() or regex.__version__ != "2026.11.19", "a" in disputed_chars()
+    (True, False)
+    """
+    known = REGEX_DISAGREES.get(regex.__version__)
+    points = code_points(known) if known is not None else regex_disagreements()
+    return frozenset(map(chr, points))
 
 
 # ---------------------------------------------------------------------------------------
@@ -104,22 +226,64 @@ def ascii_equivalent(pattern: str) -> re.Pattern[str] | None:
 
 def pieces_finder(pattern: regex.Pattern[str]) -> Callable[[str], list[str]]:
     """``pattern.findall``, but always returning whole matches (as tiktoken does), even
-    when the pattern has capture groups (``findall`` would return the groups); for the
-    OpenAI patterns, ASCII text goes to an equivalent, faster ``re`` pattern
-    (:func:`ascii_equivalent`).
+    when the pattern has capture groups (``findall`` would return the groups), with
+    tiktoken's classes (a text holding one of :func:`disputed_chars` goes to the frozen
+    pattern, :func:`compile_frozen`); for the OpenAI patterns, ASCII text goes to an
+    equivalent, faster ``re`` pattern (:func:`ascii_equivalent`).
 
     >>> find = pieces_finder(regex.compile(r"(\\p{L}+)|\\s+|."))
     >>> find("naïve cat!")
     ['naïve', ' ', 'cat', '!']
+    >>> pieces_finder(regex.compile(O200K_PATTERN))("\\u058c.x")  # tiktoken's pieces
+    ['\\u058c.', 'x']
     """
     if pattern.groups:
-        return lambda text: [m.group() for m in pattern.finditer(text)]
+        return lambda text: [m.group() for m in _exact(pattern, text).finditer(text)]
     fast = ascii_equivalent(pattern.pattern)
+    if freeze_classes(pattern.pattern) == pattern.pattern or not disputed_chars():
+        unicode_findall = pattern.findall  # no class to freeze, or regex agrees with tiktoken
+    else:
+        search = _candidates().search  # (see holds_disputed)
+        findall = pattern.findall
+
+        def unicode_findall(text: str) -> list[str]:
+            # holds_disputed inline, as its common case: no candidate at all.
+            if search(text) is None or not holds_disputed(text):
+                return findall(text)
+            return compile_frozen(pattern.pattern, pattern.flags).findall(text)
     if fast is None:
-        return pattern.findall
-    slow_findall, fast_findall = pattern.findall, fast.findall
+        return unicode_findall
+    fast_findall = fast.findall
     # str.isascii() is O(1) in CPython: a flag of the string object.
-    return lambda text: fast_findall(text) if text.isascii() else slow_findall(text)
+    return lambda text: fast_findall(text) if text.isascii() else unicode_findall(text)
+
+
+def _exact(pattern: regex.Pattern[str], text: str) -> regex.Pattern[str]:
+    """``pattern``, or its frozen twin if ``text`` holds a disputed character."""
+    if not holds_disputed(text):
+        return pattern
+    return compile_frozen(pattern.pattern, pattern.flags)
+
+
+def holds_disputed(text: str, *, start: int = 0) -> bool:
+    """Whether ``text`` holds one of :func:`disputed_chars`, quickly: the standard ``re``
+    finds the disputed characters below U+10000 with a bitmap (5 to 8 times faster than
+    a set lookup per character), and every character above, whose few occurrences in
+    most texts (emoji) are looked up one by one. ``start``: look only from there on.
+
+    >>> holds_disputed("naïve café 👍" * 200), holds_disputed("\\u058c") == ("\\u058c" in disputed_chars())
+    (False, True)
+    """
+    disputed = disputed_chars()
+    return any(m.group() in disputed for m in _candidates().finditer(text, start))
+
+
+@functools.cache
+def _candidates() -> re.Pattern[str]:
+    """The disputed characters below U+10000, and any character above (``re`` matches a
+    set of such characters with a bitmap, but tries a set's other ranges one by one)."""
+    bmp = "".join(re.escape(c) for c in sorted(disputed_chars()) if ord(c) < 0x10000)
+    return re.compile(f"[{bmp}\\U00010000-\\U0010ffff]")
 
 
 def count_pretokens(

@@ -69,6 +69,8 @@ from .pretokenize import (
     GPT2_PATTERN_STDLIB,
     O200K_PATTERN,
     allowed_specials,
+    compile_frozen,
+    holds_disputed,
 )
 
 __all__ = [
@@ -91,6 +93,14 @@ SAFE_CUT_PATTERNS = frozenset({GPT2_PATTERN, CL100K_PATTERN, O200K_PATTERN, GPT2
 # The two characters around a safe cut, rules 1 and 2 of the module docstring. (?r)
 # searches from the right, so the first match is the last cut.
 _PAIR = regex.compile(r"(?r)\S |\p{L}(?:[^\s\w\p{L}\p{N}\p{M}']|_)")
+
+
+def _pair(text: str, start: int = 0) -> regex.Pattern[str]:
+    """_PAIR, with tiktoken's classes if ``text[start:]`` needs them (as
+    pretokenize.pieces_finder does for the patterns)."""
+    if text.isascii() or not holds_disputed(text, start=start):  # isascii: O(1), a flag
+        return _PAIR
+    return compile_frozen(_PAIR.pattern, _PAIR.flags)
 
 
 class SupportsEncode(Protocol):
@@ -138,7 +148,7 @@ def is_safe_cut(text: str, i: int, special_tokens: Collection[str] = ()) -> bool
     i = check_int(i, name="i")
     if not 0 < i < len(text):
         return False
-    return _PAIR.fullmatch(text, i - 1, i + 1) is not None and not _straddles(
+    return _pair(text[i - 1:i + 1]).fullmatch(text, i - 1, i + 1) is not None and not _straddles(
         text, i, _prefixes(special_tokens)
     )
 
@@ -156,8 +166,9 @@ def last_safe_cut(text: str, special_tokens: Collection[str] = (), *, start: int
 
 def _last_pattern_cut(text: str, first: int, prefixes: Mapping[int, frozenset[str]]) -> int:
     end = len(text)
+    pair = _pair(text, first - 1)
     while True:
-        m = _PAIR.search(text, first - 1, end)
+        m = pair.search(text, first - 1, end)
         if m is None:
             return 0
         i = m.start() + 1
