@@ -390,7 +390,8 @@ def solution_lines() -> set[str]:
     markers of source/, and tokref's own source (it implements every assignment). A line
     counts when it is long and names something tokref defines (``build_char_vocab``,
     ``merge_order``, ...): a line any library could hold too (``data = json.loads(...)``)
-    proves nothing. Lines the released notebooks show students anyway are left out."""
+    proves nothing. Lines of what is released to students (the notebooks, and check.py with
+    its self-check) are left out: students have them anyway."""
     import ast
 
     tokref = ROOT / "solutions" / "tokref"
@@ -403,10 +404,17 @@ def solution_lines() -> set[str]:
         for cell in read_nb(nb_path)["cells"]:
             for part in "".join(cell["source"]).split("### BEGIN SOLUTION")[1:]:
                 lines |= {ln.strip() for ln in part.split("### END SOLUTION")[0].splitlines()}
+    public = {"grading.py", "selfcheck.py", "typed_json.py"}  # students get these: check.py, the page
     for py in tokref.rglob("*.py"):
-        lines |= {ln.strip() for ln in py.read_text(encoding="utf-8").splitlines()}
-    released = {ln.strip() for nb_path in (ROOT / "exercises").glob("*/*.ipynb")
-                for cell in read_nb(nb_path)["cells"] for ln in "".join(cell["source"]).splitlines()}
+        if py.name not in public:
+            lines |= {ln.strip() for ln in py.read_text(encoding="utf-8").splitlines()}
+    released = set()  # what students get anyway: the notebooks and check.py (its self-check)
+    for path in (ROOT / "exercises").rglob("*"):
+        if path.suffix == ".ipynb":
+            released |= {ln.strip() for cell in read_nb(path)["cells"]
+                         for ln in "".join(cell["source"]).splitlines()}
+        elif path.suffix == ".py":
+            released |= {ln.strip() for ln in path.read_text(encoding="utf-8").splitlines()}
     word = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
     return {ln for ln in lines - released
             if len(ln) >= 30 and not ln.startswith("#") and names & set(word.findall(ln))}
@@ -417,7 +425,7 @@ import json, os, sys
 lines, skip, tops = json.load(sys.stdin)
 lines = set(lines)
 found, files = [], 0
-for top in tops:
+for top, owners in tops:  # owners: only files of these uids (None: every file)
     for d, dirs, names in os.walk(top, onerror=lambda e: None):
         if any(d == s or d.startswith(s + "/") for s in skip):
             dirs[:] = []
@@ -425,7 +433,8 @@ for top in tops:
         for n in names:
             path = os.path.join(d, n)
             try:
-                if os.path.islink(path) or os.path.getsize(path) > 20_000_000:
+                st = os.lstat(path)
+                if os.path.islink(path) or st.st_size > 20_000_000 or (owners and st.st_uid not in owners):
                     continue
                 with open(path, "rb") as f:
                     text = f.read().decode("utf-8", "replace")
@@ -437,28 +446,6 @@ for top in tops:
                 found.append([path, sorted(hits)[:3]])
 print(json.dumps({"files": files, "found": found}))
 '''
-
-
-def test_no_student_can_read_the_reference(bob):
-    """As bob: tokref does not import in his server, and no file he can read holds a line
-    of any solution (everything readable under /opt, /home, /srv, /tmp, /etc, ...; only this
-    test machine's own checkout of the course is left out: it is the admin's, not the hub's)."""
-    status, shown = bob.type("python -c 'import tokref'")
-    assert status != 0 and "ModuleNotFoundError" in shown, shown
-    lines = sorted(solution_lines())
-    assert len(lines) > 500, len(lines)
-    # The scan finds them where they are: in the course's own solutions/ (read as root).
-    control = subprocess.run([f"{VENV}/bin/python", "-c", SCAN], capture_output=True, text=True,
-                             input=json.dumps([lines, [], [str(ROOT / "solutions")]]), timeout=120)
-    assert len(json.loads(control.stdout)["found"]) > 20, control.stdout[-2000:] + control.stderr
-    tops = ["/opt", "/home", "/srv", "/tmp", "/var/tmp", "/etc", "/usr/local", "/root"]
-    proc = subprocess.run(["runuser", "-u", BOB, "--", f"{VENV}/bin/python", "-c", SCAN],
-                          input=json.dumps([lines, [str(ROOT)], tops]), capture_output=True,
-                          text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    seen = json.loads(proc.stdout)
-    print(f"bob read {seen['files']} files; {len(lines)} solution lines", file=sys.stderr)
-    assert seen["files"] > 1000 and seen["found"] == [], seen["found"][:5]
 
 
 def server_group(user: str, controller: str) -> Path:
@@ -475,7 +462,7 @@ def test_a_students_memory_hog_dies_alone(alice, bob):
     assert int((group / "memory.limit_in_bytes").read_text()) == 2 * 2**30
     assert (server_group(BOB, "pids") / "pids.max").read_text().strip() == "512"
     status, shown = bob.type("python -c \"b = b'x' * (3 * 2**30); print('allocated', len(b))\"")
-    assert status == 137 and "allocated" not in shown, (status, shown)  # SIGKILL
+    assert status == 137 and f"allocated {3 * 2**30}" not in shown, (status, shown)  # SIGKILL
     oom = dict(line.split() for line in (group / "memory.oom_control").read_text().splitlines())
     assert int(oom.get("oom_kill", "1")) >= 1, oom
     for user in (alice, bob):
@@ -486,7 +473,8 @@ def test_a_students_memory_hog_dies_alone(alice, bob):
 def test_bob_cannot_reach_the_course_or_tamper_with_the_exchange(hub):
     course = EXCHANGE / COURSE_ID
     inode = course.stat().st_ino
-    [alice_inbound] = [p for p in (course / "inbound").iterdir() if p.name.startswith(f"{ALICE}+chars+")]
+    [alice_inbound] = [p for p in (course / "inbound").iterdir() if p.name.startswith(f"{ALICE}+chars+")
+                       and p.stat().st_uid == pwd.getpwnam(ALICE).pw_uid]
     seen = probe(BOB, [
         ("list the course", "list", [str(COURSE)]),
         ("read the course's source", "read", [str(COURSE / "source" / "chars" / "chars.ipynb")]),
@@ -624,6 +612,34 @@ def test_students_have_no_formgrader(instructor, alice, bob):
         listing = proc.stdout + proc.stderr
         disabled = listing.split("Disabled extensions:")[1]
         assert "@jupyter/nbgrader:formgrader" in disabled and "@jupyter/nbgrader:create-assignment" in disabled
+
+
+def test_no_student_can_read_the_reference(bob):
+    """As bob: tokref does not import in his server, and no file he can read holds a line
+    of any solution: everything readable under /opt, /home, /srv, /etc, /usr/local, and what
+    the hub's users left in /tmp and /var/tmp (this test machine's own checkout of the course
+    is left out: it is the admin's, not the hub's)."""
+    status, shown = bob.type("python -c 'import tokref'")
+    assert status != 0 and "ModuleNotFoundError" in shown, shown
+    lines = sorted(solution_lines())
+    assert len(lines) > 500, len(lines)
+    # The scan finds them where they are: in the course's own solutions/ (read as root).
+    control = subprocess.run([f"{VENV}/bin/python", "-c", SCAN], capture_output=True, text=True,
+                             input=json.dumps([lines, [], [[str(ROOT / "solutions"), None]]]), timeout=120)
+    assert len(json.loads(control.stdout)["found"]) > 20, control.stdout[-2000:] + control.stderr
+    # The hub's paths, whole: its environment and exchange, the homes, Jupyter's and nbgrader's
+    # system places. /tmp and /var/tmp: what the hub's users wrote there (the machine's other
+    # temporary files, a build of this book say, are not the hub's).
+    users = [pwd.getpwnam(u).pw_uid for u in (INSTRUCTOR, ALICE, BOB)]
+    tops = [[p, None] for p in ("/opt", "/home", "/srv", "/etc", "/usr/local", "/root")]
+    tops += [["/tmp", users], ["/var/tmp", users]]
+    proc = subprocess.run(["runuser", "-u", BOB, "--", f"{VENV}/bin/python", "-c", SCAN],
+                          input=json.dumps([lines, [str(ROOT)], tops]), capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    seen = json.loads(proc.stdout)
+    print(f"bob read {seen['files']} files; {len(lines)} solution lines", file=sys.stderr)
+    assert seen["files"] > 1000 and seen["found"] == [], seen["found"][:5]
 
 
 def test_screenshots(instructor, hub):
