@@ -4,6 +4,8 @@ forward–backward E-step and Viterbi that training runs on them."""
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -61,7 +63,7 @@ def m_step(
     kept = {p: c for p, c in expected.items() if c >= threshold}
     if not kept:
         return {}
-    logsum = digamma(sum(kept.values()))
+    logsum = digamma(math.fsum(kept.values()))  # exact: the same on every Python
     return {p: digamma(c) - logsum for p, c in kept.items()}
 
 

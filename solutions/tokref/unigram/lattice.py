@@ -154,7 +154,7 @@ def _logsumexp(xs: Sequence[float]) -> float:
     m = max(xs)
     if m == -math.inf:
         return m
-    return m + math.log(sum(math.exp(x - m) for x in xs))
+    return m + math.log(math.fsum(math.exp(x - m) for x in xs))  # fsum: the same on every Python
 
 
 def as_pieces(scores: Mapping[str, float], unk_score: float | None) -> Pieces:

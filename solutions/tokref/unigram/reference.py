@@ -79,7 +79,7 @@ def ml_m_step(expected: Mapping[str, float]) -> dict[str, float]:
     for p, c in expected.items():
         if not is_finite_number(c) or c < 0:
             raise ValueError(f"expected counts must be finite numbers >= 0; {p!r} has {c!r}")
-    total = sum(expected.values())
+    total = math.fsum(expected.values())  # exact: the same on every Python (3.12's sum() differs)
     if total <= 0:
         raise ValueError("the expected counts sum to 0: there is nothing to estimate from")
     return {p: math.log(c / total) for p, c in expected.items() if c > 0}
