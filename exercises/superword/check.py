@@ -597,10 +597,23 @@ RED, GREEN, CYAN, BOLD, RESET = "\x1b[31m", "\x1b[32m", "\x1b[36m", "\x1b[1m", "
 CONTEXT_LINES = 2  # lines of a cell shown above the failing one, as IPython does
 
 
+# What one cell's printing keeps: the grader's LimitOutput (nbgrader_config.py: 1,000
+# lines, 100,000 characters); the rest is cut with the grader's marker and counted.
+MAX_OUTPUT_LINES = 1000
+MAX_OUTPUT_CHARS = 100_000
+TRUNCATED = "... Output truncated ..."
+
+
+class _Budget:
+
+    def __init__(self) -> None:
+        self.chars, self.lines, self.dropped = MAX_OUTPUT_CHARS, MAX_OUTPUT_LINES, 0
+
+
 class _Streams(io.TextIOBase):
 
-    def __init__(self, outputs: list[dict[str, Any]], name: str) -> None:
-        self.outputs, self.name = outputs, name
+    def __init__(self, outputs: list[dict[str, Any]], name: str, budget: _Budget | None = None) -> None:
+        self.outputs, self.name, self.budget = outputs, name, budget or _Budget()
 
     def writable(self) -> bool:
         return True
@@ -608,12 +621,37 @@ class _Streams(io.TextIOBase):
     def write(self, text: str) -> int:
         if not isinstance(text, str):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
-        last = self.outputs[-1] if self.outputs else None
-        if last and last["output_type"] == "stream" and last["name"] == self.name:
-            last["text"] += text
-        elif text:
-            self.outputs.append({"output_type": "stream", "name": self.name, "text": text})
+        b = self.budget
+        if b.chars <= 0 or b.lines <= 0:  # the common case of a long print loop: cheap
+            b.dropped += len(text)
+            return len(text)
+        kept = text[:b.chars]
+        if kept.count("\n") >= b.lines:
+            kept = "".join(kept.splitlines(True)[:b.lines])
+        b.chars -= len(kept)
+        b.lines -= kept.count("\n")
+        b.dropped += len(text) - len(kept)
+        if kept:
+            last = self.outputs[-1] if self.outputs else None
+            if last and last["output_type"] == "stream" and last["name"] == self.name:
+                last["pieces"].append(kept)
+            else:
+                self.outputs.append({"output_type": "stream", "name": self.name, "pieces": [kept]})
         return len(text)
+
+
+def _finish_streams(outputs: list[dict[str, Any]], budget: _Budget) -> None:
+    for out in outputs:
+        if "pieces" in out:
+            out["text"] = "".join(out.pop("pieces"))
+    if budget.dropped:
+        streams = [o for o in outputs if o["output_type"] == "stream"]
+        note = (f"\n{TRUNCATED} ({budget.dropped:,} more characters not kept: the grader also keeps only "
+                f"{MAX_OUTPUT_LINES:,} lines or {MAX_OUTPUT_CHARS:,} characters of a cell's output)\n")
+        if streams:
+            streams[-1]["text"] += note
+        else:
+            outputs.append({"output_type": "stream", "name": "stdout", "text": note.lstrip("\n")})
 
 
 class Kernel:
@@ -633,8 +671,9 @@ class Kernel:
         outputs: list[dict[str, Any]] = []
         start = time.perf_counter()
         ok = True
-        with contextlib.redirect_stdout(_Streams(outputs, "stdout")), \
-                contextlib.redirect_stderr(_Streams(outputs, "stderr")):
+        budget = _Budget()
+        with contextlib.redirect_stdout(_Streams(outputs, "stdout", budget)), \
+                contextlib.redirect_stderr(_Streams(outputs, "stderr", budget)):
             try:
                 value = self._execute(code, filename)
             except BaseException as e:  # noqa: BLE001 - a cell may raise anything, SystemExit too
@@ -645,6 +684,7 @@ class Kernel:
                     self.namespace["_"] = value
                     outputs.append({"output_type": "execute_result", "execution_count": n,
                                     "data": {"text/plain": _repr(value)}, "metadata": {}})
+        _finish_streams(outputs, budget)
         return {"ok": ok, "execution_count": n, "outputs": outputs,
                 "seconds": time.perf_counter() - start}
 
