@@ -56,7 +56,6 @@ import os
 import shutil
 import socket
 import subprocess
-import sys
 import tempfile
 import threading
 from functools import lru_cache
@@ -65,6 +64,8 @@ from typing import Any
 
 import cgroups
 import events
+from bwrap import (INSTALL_HINT, bwrap_has_size, diagnose, namespace_args, platform_facts,
+                   trial_command)
 from jupyter_client.kernelspec import KernelSpec
 from jupyter_client.manager import AsyncKernelManager
 from traitlets import Bool, Dict, Integer, Unicode
@@ -74,14 +75,6 @@ BOOT = HERE / "sandbox_boot.py"
 ROOT_UID_BASE = 200_000
 MAX_AUDIT_BYTES = 1_000_000
 
-INSTALL_HINT = (
-    "the grading sandbox needs bubblewrap (the `bwrap` command): install it with "
-    "`sudo apt-get install bubblewrap` (Debian, Ubuntu) or `sudo dnf install bubblewrap` "
-    "(Fedora), then grade again. Without it, student code would run with your rights "
-    "and see the whole course directory; if you accept that (your own test "
-    "submissions only), pass --unsafe to autograder/grade.py "
-    "(--SandboxedKernelManager.unsafe=True to nbgrader), which the report records."
-)
 
 # The tokref package the kernel gets: this module and two files of the real one.
 TOKREF_STUB = '''"""tokref while grading: only tokref.grading (and tokref.typed_json, which it uses).
@@ -98,15 +91,13 @@ class SandboxUnavailable(RuntimeError):
 @lru_cache(maxsize=None)
 def check_bwrap(bwrap: str = "bwrap") -> str:
     """The path of a working ``bwrap``; :class:`SandboxUnavailable` (what is wrong on this
-    platform and its fix, from ``doctor.py``) if none."""
-    import doctor  # the trial sandbox, and what its failure means here
-
+    platform and its fix, from ``bwrap.diagnose``) if none."""
     path = shutil.which(bwrap)
     if path is None:
         raise SandboxUnavailable(INSTALL_HINT)
-    proc = subprocess.run(doctor.trial_command(path), capture_output=True, text=True)
+    proc = subprocess.run(trial_command(path), capture_output=True, text=True)
     if proc.returncode != 0:
-        d = doctor.diagnose(proc.stderr, doctor.platform_facts(), path)
+        d = diagnose(proc.stderr, platform_facts(), path)
         raise SandboxUnavailable(
             f"bubblewrap ({path}) cannot make a sandbox here: {proc.stderr.strip()}\n"
             f"{d.explanation}\nFix: {d.fix}\n`python autograder/doctor.py` checks the whole "
@@ -115,19 +106,6 @@ def check_bwrap(bwrap: str = "bwrap") -> str:
             "submissions only, and the report says so.")
     return path
 
-
-@lru_cache(maxsize=None)
-def bwrap_has_size(bwrap: str) -> bool:
-    """bubblewrap 0.8 and later can cap a tmpfs (``--size``)."""
-    return "--size" in subprocess.run([bwrap, "--help"], capture_output=True, text=True).stdout
-
-
-def namespace_args() -> list[str]:
-    args = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
-            "--unshare-cgroup-try", "--die-with-parent", "--new-session", "--hostname", "grading"]
-    if os.geteuid() != 0:
-        args.append("--unshare-user")
-    return args
 
 
 @lru_cache(maxsize=None)
@@ -466,6 +444,6 @@ def kernel_python(root: Path) -> str:
 
 
 if __name__ == "__main__":  # python autograder/sandbox.py: can this machine grade sandboxed?
-    import doctor
+    import runpy  # the doctor run as a script: it imports this module, not the reverse
 
-    sys.exit(doctor.main())
+    runpy.run_path(str(HERE / "doctor.py"), run_name="__main__")
