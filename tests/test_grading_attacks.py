@@ -1,7 +1,7 @@
-"""Hostile submissions, on every assignment: each attack scores 0, by construction.
+"""Hostile submissions: each attack scores 0, by construction.
 
-For each assignment, on a throw-away copy of the course, ``grade.py`` grades an
-honest full submission, a stub, and nine attacks, each written into every solution cell
+On a throw-away copy of the course, ``grade.py`` grades, for each attacked assignment, an
+honest full submission, a stub, and the attacks, each written into every solution cell
 (so that each part's function is whatever the attack produced):
 
 ==============  =========================================================================
@@ -20,13 +20,20 @@ and the test checks that every attack scores 0 while the full submission keeps f
 the gradebook's stored test cells are unchanged, that no process of any submission is
 alive afterwards, that nothing reached the host's server, and that the report flags each
 attack for a person. Then plain ``nbgrader autograde`` (not grade.py) grades two attacks
-again: sandboxed too. About 2 minutes on 2 cores.
+again: sandboxed too.
+
+The sandbox is the same for every assignment, so all nine attacks run on ``chars``, the
+cheapest to grade. The three that go looking for one assignment's own reference, source or
+classmates' work (delegate, source, copy) run on two more: ``bpe`` (a data file beside
+its notebook) and ``superword`` (the newest reference modules). Every assignment's honest, stub and partial submissions are graded in
+the same sandbox by ``test_grading_e2e*.py``. About 4 minutes on 2 cores.
 """
 
 from __future__ import annotations
 
 import csv
 import json
+import pkgutil
 import re
 import subprocess
 import sys
@@ -41,8 +48,14 @@ from test_sandbox import Listener, processes_with
 
 pytestmark = pytest.mark.slow
 
-# Every assignment of source/ (as autograder/release.py finds them): a new one is covered too.
+# Every assignment of source/ (as autograder/release.py finds them).
 ASSIGNMENTS = tuple(sorted({p.parent.name for p in (ROOT / "source").glob("*/*.ipynb")}))
+ASSIGNMENT_ATTACKS = ("delegate", "source", "copy")  # they look for the assignment's own answers
+# Which attacks each attacked assignment gets (the module's docstring says why these).
+TARGETS = {"chars": None, "bpe": ASSIGNMENT_ATTACKS, "superword": ASSIGNMENT_ATTACKS}
+# Every module of the reference: what "delegate" tries to import (a new module is tried too).
+TOKREF_MODULES = sorted({"tokref"} | {f"tokref.{m.name}" for m in
+                                      pkgutil.iter_modules([str(ROOT / "solutions" / "tokref")])})
 # Full marks of an honest submission: 10, or the capstone's 14 autograded points (its
 # written answers, left blank here, are worth 0 until a person grades them).
 FULL = {"capstone": 14.0}
@@ -51,8 +64,7 @@ MARKER = "grading-attack-survivor-5521"
 ATTACKS = {
     "delegate": '''
 import importlib
-for _name in ["tokref", "tokref.char", "tokref.word", "tokref.merges", "tokref.bytelevel",
-              "tokref.wordpiece", "tokref.unigram"]:
+for _name in {modules!r}:
     try:
         _module = importlib.import_module(_name)
     except ImportError:
@@ -175,13 +187,23 @@ def solution_functions(source_nb: dict) -> dict[str, str]:
 
 def attack_notebook(student_nb: dict, source_nb: dict, attack: str, **values) -> dict:
     cells = solution_functions(source_nb)
-    code = ATTACKS[attack].format(funcs=sorted(set(cells.values())), marker=MARKER, **values)
+    code = ATTACKS[attack].format(funcs=sorted(set(cells.values())), marker=MARKER, modules=TOKREF_MODULES,
+                                  **values)
     stub = {c["metadata"]["nbgrader"]["grade_id"]: "".join(c["source"]) for c in student_nb["cells"]
             if c["metadata"].get("nbgrader", {}).get("solution")}
     first = next(iter(cells))
     if attack in FIRST_CELL_ONLY:
         return submission(student_nb, {first: stub[first] + "\n" + code})
     return submission(student_nb, {gid: stub[gid] + "\n" + code for gid in cells})
+
+
+def attacks_on(assignment: str) -> tuple[str, ...]:
+    return TARGETS[assignment] or tuple(ATTACKS)
+
+
+def test_the_attacked_assignments_exist():
+    assert set(TARGETS) <= set(ASSIGNMENTS), set(TARGETS) - set(ASSIGNMENTS)
+    assert "tokref.superword" in TOKREF_MODULES and "tokref.unigram" in TOKREF_MODULES, TOKREF_MODULES
 
 
 def source_checksums(course: Path) -> dict:
@@ -201,12 +223,12 @@ def attacked(tmp_path_factory):
     before = source_checksums(course)
     listener = Listener()
     try:
-        for a in ASSIGNMENTS:
+        for a in TARGETS:
             load = lambda p: json.loads(p.read_text(encoding="utf-8"))  # noqa: E731
             student_nb, source_nb = load(course / f"exercises/{a}/{a}.ipynb"), load(course / f"source/{a}/{a}.ipynb")
             write_nb(course / f"submitted/full/{a}/{a}.ipynb", submission(student_nb, solutions(source_nb)))
             write_nb(course / f"submitted/stub/{a}/{a}.ipynb", submission(student_nb, {}))
-            for attack in ATTACKS:
+            for attack in attacks_on(a):
                 write_nb(course / f"submitted/{attack}/{a}/{a}.ipynb",
                          attack_notebook(student_nb, source_nb, attack, course=str(course), a=a,
                                          port=listener.port))
@@ -230,7 +252,8 @@ def attacked(tmp_path_factory):
                 plain[attack] = gb.find_submission("chars", attack).score
     finally:
         listener.close()
-    print(f"\ngrade.py, {len(ASSIGNMENTS) * (len(ATTACKS) + 2)} submissions with 2 workers: {seconds:.1f} s")
+    n = sum(len(attacks_on(a)) + 2 for a in TARGETS)
+    print(f"\ngrade.py, {n} submissions with 2 workers: {seconds:.1f} s")
     with open(course / "grading-report.csv", encoding="utf-8") as f:
         report = {(r["assignment"], r["student"]): r for r in csv.DictReader(f)}
     with open(course / "grades.csv", encoding="utf-8") as f:
@@ -243,8 +266,8 @@ def attacked(tmp_path_factory):
 def test_every_attack_scores_zero_and_honest_work_keeps_its_score(attacked):
     report, grades = attacked["report"], attacked["grades"]
     wrong = {}
-    for a in ASSIGNMENTS:
-        for student in ["full", "stub", *ATTACKS]:
+    for a in TARGETS:
+        for student in ["full", "stub", *attacks_on(a)]:
             expected = FULL.get(a, 10.0) if student == "full" else 0.0
             got = grades[(a, student)]
             if got != expected or float(report[(a, student)]["score"]) != expected:
@@ -268,8 +291,9 @@ def test_nothing_reached_the_hosts_network(attacked):
 def test_the_report_flags_each_attack(attacked):
     report = attacked["report"]
     missing = {}
-    for a in ASSIGNMENTS:
-        for attack, flags in EXPECTED_FLAGS.items():
+    for a in TARGETS:
+        for attack in attacks_on(a):
+            flags = EXPECTED_FLAGS[attack]
             row = report[(a, attack)]["flags"]
             absent = [f for f in flags if f not in row]
             if absent:
