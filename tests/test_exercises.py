@@ -110,10 +110,19 @@ REFERENCE = {
         # via kneser_ney_model_probs (given in the setup cell): KneserNeyLM(order, vocab_size=...).fit(...).prob
         "kneser_ney_model": "(sequences, *, order, vocab_size)",
         "kneser_ney_model_probs": "(sequences, queries, *, order, vocab_size)",
-        # KneserNeyLM(...).fit(train_ids).bits(heldout_ids) / the UTF-8 bytes of heldout_texts
+        # via bits_per_byte_with_course_model: the setup's add-one model's bits over the UTF-8 bytes of heldout_texts
         "bits_per_byte": "(train_ids, heldout_ids, heldout_texts, *, order, vocab_size)",
-        "sweep_vocab_sizes": "(tokenizations, heldout_texts, *, order)",  # bits_per_byte per lossless size
+        "sweep_vocab_sizes": "(tokenizations, heldout_texts, *, order)",  # bits_per_byte per lossless size (a stand-in)
         "best_vocab_size": "(table, *, tolerance=0.001)",  # the smallest within tolerance of the lowest
+        # Given in the setup cell: each part graded on its own, with the course's version of the
+        # part before swapped in (course_version_of) while the tests call the student's function.
+        "course_estimate_discount": tokref.ngram.estimate_discount,
+        "course_add_one_model": "(sequences, *, order, vocab_size)",
+        "course_bits_per_byte": "(train_ids, heldout_ids, heldout_texts, *, order, vocab_size)",
+        "course_version_of": "(name, function)",
+        "kneser_ney_model_with_course_discount": "(sequences, *, order, vocab_size)",
+        "bits_per_byte_with_course_model": "(train_ids, heldout_ids, heldout_texts, *, order, vocab_size)",
+        "sweep_vocab_sizes_with_course_bits": "(tokenizations, heldout_texts, *, order)",
     },
     "speed": {
         # tokref.merges.PairCounts(...).counts, and its where as sets (each word once)

@@ -23,13 +23,17 @@ pytestmark = pytest.mark.slow
 EXPECTED = {  # (assignment, student) -> (score, status)
     ("quality", "full"): (10, "graded"),
     ("quality", "stub"): (0, "graded"),
-    ("quality", "partial"): (7.5, "graded"),
+    ("quality", "partial"): (6.5, "graded"),
 }
 LOST = {
     ("quality", "full"): set(),
-    # Part 4 not done (its three cells), and bits_per_byte that accepts ids and texts of
-    # different lengths (Part 3's edge cases only): 10 - 2 - 0.5.
-    ("quality", "partial"): cells("quality", "sweep") | {"quality-bpb-edges"},
+    # Part 4 not done (its three cells), bits_per_byte that accepts ids and texts of
+    # different lengths (Part 3's edge cases only), and estimate_discount without its
+    # fallback when n1 or n2 alone is 0 (Part 1's edge cases and breadth): 10 - 2 - 0.5 - 1.
+    # Each part is graded on its own: Parts 2 and 3, tested with the course's version of the
+    # part before, keep their points (before issue 28 this Part 1 cost 3.5 more).
+    ("quality", "partial"): (cells("quality", "sweep") | {"quality-bpb-edges"}
+                             | cells("quality", "discount", kinds=("edges", "breadth"))),
 }
 
 
@@ -38,7 +42,9 @@ def quality_submissions(full: dict[str, str]) -> dict[str, dict[str, str]]:
 
     wrong = {name: w["code"] for name, w in wrong_solutions("quality").items()}
     partial = {gid: code for gid, code in full.items() if gid != "quality-sweep"}
-    return {"full": full, "stub": {}, "partial": {**partial, **wrong["bpb_lengths_unchecked"]}}
+    return {"full": full, "stub": {},
+            "partial": {**partial, **wrong["bpb_lengths_unchecked"],
+                        **wrong["discount_fallback_only_when_both_zero"]}}
 
 
 def test_grading_quality_end_to_end(tmp_path):
@@ -72,6 +78,8 @@ def test_grading_quality_end_to_end(tmp_path):
     assert "NotImplementedError" in stub
     text = (course / "feedback/partial/quality/quality.html").read_text(encoding="utf-8")
     errors = re.findall(r"(AssertionError|NotImplementedError): (.*)", html.unescape(re.sub(r"<[^>]+>", "", text)))
-    assert errors[0][1].startswith("bits_per_byte([[0, 1], [0, 2, 1]], [[0, 1]], ['ab', 'c'], order=2, "
-                                   "vocab_size=3) returned"), errors
-    assert "expected a ValueError: 1 sequence of ids but 2 texts" in errors[0][1], errors
+    assert errors[0][1].startswith("estimate_discount([2, 4, 4]) gave 0.0; expected 0.5"), errors
+    bpb = [message for _, message in errors if message.startswith("bits_per_byte(")]
+    assert bpb and bpb[0].startswith("bits_per_byte([[0, 1], [0, 2, 1]], [[0, 1]], ['ab', 'c'], order=2, "
+                                     "vocab_size=3) returned"), errors
+    assert "expected a ValueError: 1 sequence of ids but 2 texts" in bpb[0], errors
