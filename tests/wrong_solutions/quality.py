@@ -51,6 +51,12 @@ WRONG = {
         "mistake": "estimate_discount falls back to 0.75 instead of the course's 0.5",
         "code": _wrong("quality-discount", ("return 0.5", "return 0.75")),
     },
+    "discount_calls_the_course_version": {
+        "mistake": "estimate_discount returns the setup's course_estimate_discount(counts), which is "
+                   "there only to test Part 2 on its own",
+        "code": {"quality-discount": "def estimate_discount(counts):\n"
+                                     "    return course_estimate_discount(counts)\n"},
+    },
     # Part 2: kneser_ney_model
     "model_raw_counts_below": {
         "mistake": "the lower orders use ordinary counts instead of continuation counts",
