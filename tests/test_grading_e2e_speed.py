@@ -1,8 +1,8 @@
 """End-to-end grading of ``speed`` (Assignment 12, chapter 10) on its own copy of the
 course: the real ``autograder/grade.py``, sandbox and all, on a full submission (10), a
 stub (0) and a partial one that loses exactly the cells its mistakes break, among them
-the two speed cells (training that counts every pair again after each merge, a long
-piece encoded by the scan), whose feedback states the limit and the rule. About 1 to 2
+the three speed cells (training that counts every pair again after each merge, in Parts 2
+and 3; a long piece encoded by the scan), whose feedback states the limit and the rule. About 1 to 2
 minutes on 2 busy cores, most of it the recount's run in Part 3's speed cell.
 """
 
@@ -38,18 +38,19 @@ def speed_submissions(full: dict[str, str]) -> dict[str, dict[str, str]]:
     return {
         "full": full,
         "stub": {},
-        # The right merges, slowly (Part 3's speed cell, 1), the scan (Part 4's basic cell,
-        # 1), and a pair reported as changed when its count went down and up by as much
-        # (Part 1's edge cases and breadth, 1 + 1): 10 - 4 = 6.
+        # The right merges, slowly (the speed cells of Part 2, 1, and Part 3, 1), the scan
+        # (Part 4's basic cell, 1), and a pair reported as changed when its count went down
+        # and up by as much (Part 1's edge cases and breadth, 1 + 1): 10 - 5 = 5.
         "partial": {**full, **wrong["train_recount_every_merge"], **wrong["piece_scan"],
                     **wrong["merge_reports_unchanged"]},
     }
 
 
 EXPECTED = {("speed", "full"): (10, "graded"), ("speed", "stub"): (0, "graded"),
-            ("speed", "partial"): (6, "graded")}
+            ("speed", "partial"): (5, "graded")}
 LOST = {("speed", "full"): set(),
-        ("speed", "partial"): {"speed-merge-edges", "speed-merge-breadth", "speed-text-basic", "speed-piece-basic"}}
+        ("speed", "partial"): {"speed-merge-edges", "speed-merge-breadth", "speed-train-basic", "speed-text-basic",
+                               "speed-piece-basic"}}
 
 
 def test_grading_speed_end_to_end(tmp_path):
@@ -82,3 +83,5 @@ def test_grading_speed_end_to_end(tmp_path):
     assert any("the limit is 250 passes" in e and "update only the words that hold the merged pair" in e
                for e in errors), errors
     assert any("the limit is 300 passes" in e and "O(n^2)" in e for e in errors), errors
+    assert any("the limit is 75 passes for all 2,000 merges" in e and "a heap pops the next merge in O(log n)" in e
+               for e in errors), errors

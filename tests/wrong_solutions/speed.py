@@ -3,9 +3,9 @@
 Each entry: the mistake in one sentence, and the code of the solution cells it
 replaces (by ``grade_id``). tests/test_wrong_solutions.py checks that a visible test
 catches each one and that the grader gives each less than full marks. Each wrong
-solution is the instructor's solution with the mistake put in; two of them
-(``train_recount_every_merge``, ``piece_scan``) give the right answers slowly, and are
-caught by the speed tests alone.
+solution is the instructor's solution with the mistake put in; three of them
+(``train_recount_every_merge``, ``train_max_scan``, ``piece_scan``) give the right answers
+slowly, and are caught by the speed tests alone.
 """
 
 _BUILD = '''
@@ -238,6 +238,24 @@ def train_fast(words, n_merges):
                     i += 1
             merged[tuple(out)] = merged.get(tuple(out), 0) + count
         current = merged
+    return merges
+'''},
+    },
+    "train_max_scan": {
+        "mistake": "train_fast keeps the counts with the index but finds each merge with max() over all the current "
+                   "pair counts, no heap: the right merges, one look at every pair per merge, over the time limit on "
+                   "a corpus with many distinct pairs",
+        "code": {"speed-train": '''
+def train_fast(words, n_merges):
+    word_list = [list(word) for word in words]
+    weights = list(words.values())
+    counts, where = build_index(word_list, weights)
+    merges = []
+    while counts and len(merges) < n_merges:
+        best = max(counts.values())
+        pair = max(p for p, count in counts.items() if count == best)
+        merges.append(pair)
+        merge_in_place(word_list, weights, counts, where, pair)
     return merges
 '''},
     },
