@@ -49,7 +49,10 @@ pytestmark = [
     pytest.mark.skipif(not HAVE_SELENIUM, reason="selenium is not installed: `make setup` installs it"),
 ]
 
-STOP_WITHIN = 5.0  # seconds from Stop to a working Python
+# Seconds from Stop to a working Python: a new Pyodide boots and reruns the setup cell (1 to 3 s
+# idle; 5.1 s once on CI while the other worker ran the axe sweep in a second Chromium).
+STOP_WITHIN = 10.0
+FULL_RUN_ONLY = {"capstone"}  # the page checks the instructor's solution only (see below)
 CHECK_TIMEOUT = 900  # seconds a whole Check my work may take (the capstone trains on its corpus)
 TIMINGS: dict[str, dict[str, float]] = {}
 
@@ -174,7 +177,13 @@ def test_practice_page_checks_right_and_wrong_work(browser, server, downloads, a
     assert target.exists(), f"no download: {status(drv)}"
 
     # One classic mistake: the visible test's message on the page, fewer points, and
-    # the same cells lost as check.py loses.
+    # the same cells lost as check.py loses. Not on the capstone's page, whose Check my work
+    # trains on its corpus (2 to 5 minutes here): its mistakes go through check.py
+    # (test_practice.py), which runs the same self-check, and the page's machinery is the same.
+    if assignment in FULL_RUN_ONLY:
+        assert_no_foreign_requests(drv)
+        drv.execute_script("localStorage.clear()")
+        return
     name, wrong = next(iter(wrong_solutions(assignment).items()))
     set_cells(drv, wrong["code"])
     result = check_my_work(drv)
@@ -191,10 +200,14 @@ def test_practice_page_checks_right_and_wrong_work(browser, server, downloads, a
     _, _, cli = run_check(assignment, student_notebook(assignment, wrong["code"]), tmp_path / "cli")
     assert lost_cells(result["report"]) == lost_cells(cli), (name, lost_cells(result["report"]), lost_cells(cli))
 
+    assert_no_foreign_requests(drv)
+    drv.execute_script("localStorage.clear()")
+
+
+def assert_no_foreign_requests(drv) -> None:
     foreign = [u for u in requested_urls(drv)
                if urlsplit(u).scheme not in ("data", "blob", "about") and urlsplit(u).hostname != "127.0.0.1"]
     assert not foreign, f"requests to other hosts: {foreign}"
-    drv.execute_script("localStorage.clear()")
 
 
 def test_stop_frees_a_cell_that_never_ends(browser, server):
