@@ -1,7 +1,8 @@
 """WCAG 2.1 AA on every page of the built book without JavaScript (issue 29): the static
-markup (the explorers' and the practice pages' faces before their scripts run), light
-and dark, at 1280 and 320 CSS px. The checks and the modes are tests/test_axe.py's; this
-file runs the half of the sweep that loads pages with scripts off, on its own core."""
+markup (the explorers' and the practice pages' faces before their scripts run), which is
+light (the theme switches only with scripts), at 1280 and 320 CSS px. The checks are
+tests/test_axe.py's; this file runs the half of the sweep that loads pages with scripts
+off, on its own core."""
 
 from __future__ import annotations
 
