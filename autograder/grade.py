@@ -49,6 +49,7 @@ import grp
 import json
 import os
 import pwd
+import secrets
 import shlex
 import stat
 import sys
@@ -205,20 +206,58 @@ def exported_assignments(root: Path) -> list[str]:
         return [a.name for a in gb.assignments if a.submissions]
 
 
-def finish(root: Path, everything: list[str], *, unsafe: bool, quiet: bool) -> int:
-    """Export grades.csv and write the report; the exit status."""
-    # An empty list would mean "every assignment" to nbgrader: [""] matches none.
-    names = exported_assignments(root) or [""]
-    run_nbgrader(["export", f"--ExportPlugin.assignment={json.dumps(names)}"], root=root,
-                 echo=not quiet)
+def made_line(argv: list[str]) -> str:
+    """The report's line that says when it was made and by which run, e.g.
+    ``Made 2026-12-07 20:11:03 UTC by `grade.py chars --quiet` (run 3f9a1c2e).``: a report
+    left from an earlier run cannot pass for this one's."""
+    when = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
+    return f"Made {when} by `{shlex.join(['grade.py', *argv])}` (run {secrets.token_hex(4)})."
+
+
+def export_grades(root: Path, quiet: bool) -> str:
+    """Write grades.csv whole (nbgrader's export to a temporary file, then a rename), or
+    remove it: an old grades.csv must not pass for this run's. The problem, or ""."""
+    grades, partial = root / "grades.csv", root / ".grades.csv.partial"
+    partial.unlink(missing_ok=True)
+    try:
+        # An empty list would mean "every assignment" to nbgrader: [""] matches none.
+        names = exported_assignments(root) or [""]
+        result = run_nbgrader(["export", f"--to={partial}",
+                               f"--ExportPlugin.assignment={json.dumps(names)}"], root=root, echo=not quiet)
+        why = "" if result.status == 0 and partial.exists() else _first_error(result.errors)
+    except Exception as e:  # noqa: BLE001  the report must still be written, saying so
+        why = f"{type(e).__name__}: {e}"
+    if why:
+        partial.unlink(missing_ok=True)
+        grades.unlink(missing_ok=True)
+        return f"grades.csv could not be exported ({why}); the scores are in gradebook.db"
+    os.replace(partial, grades)
+    return ""
+
+
+def finish(root: Path, everything: list[str], *, unsafe: bool, quiet: bool,
+           made: str = "", problems: list[str] | None = None) -> int:
+    """Export grades.csv and write the report, whatever went wrong before (each is
+    written whole, or grades.csv removed; the report says when it was made, by which run,
+    and what this run could not do); the exit status."""
+    problems = list(problems or [])
+    if problem := export_grades(root, quiet):
+        problems.append(problem)
     events = read_events(root / EVENTS)
-    rows = report.report_rows(root, db_url(root / "gradebook.db"), everything, events)
-    csv_path, md_path = report.write_report(rows, root, unsafe=unsafe, events=events)
+    try:
+        rows = report.report_rows(root, db_url(root / "gradebook.db"), everything, events)
+    except Exception as e:  # noqa: BLE001  a report that says so beats a stale one
+        rows = []
+        problems.append(f"the report's rows could not be read from gradebook.db ({type(e).__name__}: {e})")
+    csv_path, md_path = report.write_report(rows, root, unsafe=unsafe, events=events, made=made,
+                                            problems=problems)
     if not quiet:
         print(md_path.read_text(encoding="utf-8"))
+    for problem in problems:
+        print(f"grade.py: {problem}", file=sys.stderr)
     print(f"written: {root / 'grades.csv'}, {csv_path}, {md_path}", file=sys.stderr)
-    return 1 if any(r["status"] in (FAILED, MISSING, report.NOT_AUTOGRADED)
-                    for r in rows) else 0
+    return 1 if problems or any(r["status"] in (FAILED, MISSING, report.NOT_AUTOGRADED)
+                                for r in rows) else 0
 
 
 def merge_shards(root: Path, n: int) -> list[GradingEvent]:
@@ -271,6 +310,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    made = made_line(sys.argv[1:] if argv is None else argv)
     root = ROOT
     if not args.allow_root:
         check_not_root(root, sys.argv[1:] if argv is None else argv)
@@ -279,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
         replace_events(root / EVENTS, events := merge_shards(root, args.merge),
                        {(e.assignment, e.student) for e in events})
         return finish(root, everything, unsafe=any(e.event == UNSAFE for e in events),
-                      quiet=args.quiet)
+                      quiet=args.quiet, made=made)
     for a in args.assignments:
         if a not in everything:
             raise SystemExit(f"grade.py: no assignment {a!r} in source/ (there are: {', '.join(everything)})")
@@ -319,14 +359,20 @@ def main(argv: list[str] | None = None) -> int:
     if args.unsafe:
         events += [GradingEvent(a, s, None, "", UNSAFE, "student code ran without the sandbox", flag=True)
                    for a, s in tasks]
+    problems = []
     for a in sorted({a for a, _ in tasks}):
-        events += [e for e in report.identical_solutions(root, a) if (a, e.student) in set(tasks)]
+        try:
+            events += [e for e in report.identical_solutions(root, a) if (a, e.student) in set(tasks)]
+        except Exception as e:  # noqa: BLE001  one check must not cost the class its report
+            problems.append(f"the identical-solutions check of {a} failed ({type(e).__name__}: {e})")
     replace_events(events_path, events, set(tasks) | set(empty))
     if args.shard:
         print(f"shard {args.shard[0]}/{args.shard[1]} done: {target.name}, {events_path.name}; "
               f"when every shard is done, run grade.py --merge {args.shard[1]}", file=sys.stderr)
-        return 0
-    return finish(root, everything, unsafe=args.unsafe, quiet=args.quiet)
+        for problem in problems:
+            print(f"grade.py: {problem}", file=sys.stderr)
+        return 1 if problems else 0
+    return finish(root, everything, unsafe=args.unsafe, quiet=args.quiet, made=made, problems=problems)
 
 
 def _name(db, key: int) -> str | None:

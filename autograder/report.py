@@ -42,8 +42,11 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import io
 import json
+import os
 import re
+import tempfile
 from collections import defaultdict
 from pathlib import Path
 from typing import Iterable
@@ -82,7 +85,9 @@ def identical_solutions(root: Path, assignment: str) -> list[GradingEvent]:
         student = nb_path.parent.parent.name
         try:
             cells = json.loads(nb_path.read_text(encoding="utf-8"))["cells"]
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, RecursionError, MemoryError, OSError):
+            # Not a notebook this check can read (JSON nested 200,000 deep raises
+            # RecursionError): nbgrader's own grading of it failed and says so in its row.
             continue
         for cell in cells if isinstance(cells, list) else []:
             meta = cell.get("metadata", {}).get("nbgrader", {}) if isinstance(cell, dict) else {}
@@ -177,21 +182,57 @@ def submission_caps(rows: list[dict], events: Iterable[GradingEvent]) -> list[st
                               if e.event == SUBMISSION_CAP and (e.assignment, e.student) in graded))
 
 
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` all at once: a reader sees the old file or the new one,
+    never half of one, and a crash midway leaves the old one whole (a temporary file in
+    the same directory, then ``os.replace``).
+
+    >>> import tempfile; p = Path(tempfile.mkdtemp()) / "r.md"
+    >>> write_atomic(p, "one"); write_atomic(p, "two"); p.read_text(), len(list(p.parent.iterdir()))
+    ('two', 1)
+    """
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        os.chmod(tmp, 0o644 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def write_report(rows: list[dict], root: Path, *, unsafe: bool = False,
-                 events: Iterable[GradingEvent] = ()) -> tuple[Path, Path]:
-    """``grading-report.csv`` and ``grading-report.md`` in ``root``; ``events`` give the
-    header's line on the whole-submission cap."""
+                 events: Iterable[GradingEvent] = (), made: str = "",
+                 problems: Iterable[str] = ()) -> tuple[Path, Path]:
+    """``grading-report.csv`` and ``grading-report.md`` in ``root``, each written whole
+    (:func:`write_atomic`); ``events`` give the header's line on the whole-submission cap,
+    ``made`` says when and by which run (a line under the title), ``problems`` what went
+    wrong in the run as a whole (a section at the top: the grades may be incomplete)."""
     csv_path, md_path = root / "grading-report.csv", root / "grading-report.md"
-    with open(csv_path, "w", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=REPORT_FIELDS)
-        writer.writeheader()
-        writer.writerows(rows)
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=REPORT_FIELDS)
+    writer.writeheader()
+    writer.writerows(rows)
+    write_atomic(csv_path, out.getvalue())
     counts: dict[str, int] = defaultdict(int)
     for row in rows:
         counts[row["status"]] += 1
     flagged = [r for r in rows if r["flags"]]
     manual = sum(r["needs_manual_grade"] == "yes" for r in rows)
     lines = ["# Grading report", ""]
+    if made:
+        lines += [made, ""]
+    problems = list(problems)
+    if problems:
+        lines += ["**This run did not finish everything**; what is below may be incomplete:", ""]
+        lines += [f"- {p}" for p in problems] + [""]
     if unsafe:
         lines += ["**Graded without a sandbox (`--unsafe`)**: student code ran with the "
                   "grader's rights and could see the course directory. Do not trust these "
@@ -228,5 +269,5 @@ def write_report(rows: list[dict], root: Path, *, unsafe: bool = False,
                   "Submissions in a student's name made by another user (autograder/"
                   "exchange_plugins.py): left in the exchange, not graded as that student.", ""]
         lines += [f"- **{e.student}**, {e.assignment}: {e.detail}" for e in aside]
-    md_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_atomic(md_path, "\n".join(lines) + "\n")
     return csv_path, md_path

@@ -271,7 +271,13 @@ class SandboxedKernelManager(AsyncKernelManager):
             os.chown(path, self._uid, self._uid)
 
     def _prepare(self) -> Path:
-        private = Path(tempfile.mkdtemp(prefix="tokgrade-"))
+        old_umask = os.umask(0o077)  # closed from the moment each file exists, not after
+        try:
+            return self._fill(Path(tempfile.mkdtemp(prefix="tokgrade-")))
+        finally:
+            os.umask(old_umask)
+
+    def _fill(self, private: Path) -> Path:
         for sub in ("ipc", "grading", "home", "site/tokref"):
             (private / sub).mkdir(parents=True)
         self._own(private / "ipc")
@@ -283,12 +289,18 @@ class SandboxedKernelManager(AsyncKernelManager):
             shutil.copyfile(tokref_dir / name, private / "site/tokref" / name)
         if self.workdir:
             copy_regular_files(Path(self.workdir), private / "home")
+        # The grader's alone (issue 34): the hidden tests' inputs, the submission's files and
+        # the kernel's socket are no other user's business, not even while grading runs.
+        # mkdtemp made ``private`` 0700; everything in it is 0700/0600 too. As root, the
+        # kernel runs as a uid of its own (ROOT_UID_BASE + pid), which must read what it is
+        # given: the tree is that uid's, still closed to everyone else (bwrap mounts it
+        # read-only, except ipc/). Otherwise the kernel runs as the grader.
+        for path in [private, *private.rglob("*")]:
+            path.chmod(0o700 if path.is_dir() else 0o600)
+            if self._uid is not None and not self.unsafe:
+                os.chown(path, self._uid, self._uid, follow_symlinks=False)
         if self.unsafe:
             self._own(private / "home")
-        for path in private.rglob("*"):
-            path.chmod(0o755 if path.is_dir() else 0o644)
-        private.chmod(0o711)  # others may pass through to ipc/, not list it
-        (private / "ipc").chmod(0o700)
         return private
 
     async def _async_pre_start_kernel(self, **kw: Any) -> tuple[list[str], dict[str, Any]]:
