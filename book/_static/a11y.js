@@ -34,5 +34,26 @@
   if (document.readyState === "complete") start(); else window.addEventListener("load", start);
   window.addEventListener("resize", later);
   document.addEventListener("toggle", later, true);  // a folded cell opened
+  // A box can start to scroll later than any of those moments: a web font, MathJax or an
+  // editor that settles after the load (a slow machine, a slow phone), or a theme switched
+  // after it. Fit again whenever fonts load, the theme changes, a box's size changes or the
+  // article's content does (fit itself changes only tabindex attributes, which no observer
+  // here watches, so it cannot wake itself).
+  if (document.fonts) {
+    document.fonts.addEventListener("loadingdone", later);
+    document.fonts.ready.then(later, () => {});
+  }
+  new MutationObserver(later).observe(document.documentElement,
+    { attributes: true, attributeFilter: ["data-theme", "data-mode", "class", "style"] });
+  const watch = () => {
+    const article = document.querySelector(".bd-article");
+    if (!article) return;
+    new MutationObserver(later).observe(article, { childList: true, subtree: true, characterData: true });
+    if (window.ResizeObserver) {
+      const sizes = new ResizeObserver(later);
+      for (const el of article.querySelectorAll(SELECTOR)) sizes.observe(el);
+    }
+  };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", watch); else watch();
   window.TokA11y = { fit };
 })();
