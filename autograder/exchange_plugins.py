@@ -1,4 +1,5 @@
-"""nbgrader's collect, with each submission checked against who made it and when.
+"""nbgrader's collect, with each submission checked against who made it, when, and what
+it holds; and nbgrader's zip_collect, unpacking only plain files.
 
 nbgrader's exchange names a submission after the student the *submitter's* nbgrader
 says it is from: ``inbound/<student>+<assignment>+<time>+<random>``. Any student can run
@@ -30,7 +31,32 @@ its ctime. So the time of a submission is taken as the latest ctime of its folde
 files, beside the ``timestamp.txt`` it carries. When ``timestamp.txt`` is more than
 ``time_tolerance`` seconds earlier, the submission is flagged (``submission changed
 after its time``), and the collected copy's ``timestamp.txt`` gets the later time, which
-nbgrader's late penalty then uses; the student's claim stays in the flag.
+nbgrader's late penalty then uses; the student's claim stays in the flag. The times
+are read from the very files copied (see below), so a link cannot hide a later edit.
+
+**What.** A submission folder is the student's data, read with the instructor's rights:
+nbgrader's own copy follows links (``env.txt -> /proc/<pid>/environ``, ``chars.ipynb ->
+source/chars/chars.ipynb``), reads FIFOs and ``/dev/zero``, and does not count a linked
+directory against its size cap. Here each folder is first taken apart with ``lstat``
+(``plainfiles.scan``): a link (dangling or not), FIFO, socket or device anywhere in it
+(``CourseDirectory.ignore`` aside), a file over ``CourseDirectory.max_file_size`` or a
+folder over ``CourseDirectory.max_dir_size`` sets the submission aside (flag ``submission
+not collected``, with the path and reason). Then ``plainfiles.copy_checked`` copies exactly
+the inodes checked, each opened with ``O_NOFOLLOW | O_NONBLOCK`` relative to its opened
+parent, at most the size checked, into a fresh folder (0700, files 0600; group-writable
+when ``groupshared``), which replaces the earlier copy only once complete: a file swapped
+for a link meanwhile is refused, never read.
+
+**One never stops the class.** A folder whose name has no date, or that cannot be read or
+copied for any reason, is set aside the same way, flagged on the student its name starts
+with; the others are collected. ``extra_inbound`` adds inbound directories (glob patterns)
+whose submissions are collected with the same checks.
+
+**Archives.** :class:`PlainExtractor`, installed as ``ZipCollectApp.extractor_plugin``,
+refuses in ``downloaded/<a>/archive/`` anything but regular files, and in each zip or tar
+links, devices, absolute paths, ``..`` and files over ``max_file_size`` (the entry alone),
+and zip bombs (the whole archive: see its docstring); each refusal is flagged on the
+student the file names.
 """
 
 from __future__ import annotations
@@ -252,7 +278,7 @@ class PlainExtractor(ExtractorPlugin):
     at a ratio above ``max_ratio`` (a zip bomb) is refused whole. Each refusal is logged
     and flagged on the student the file names (``FileNameCollectorPlugin.named_regexp``),
     else on the archive's name; the other students are collected. Archives inside
-    archives are unpacked into their own folder, two levels deep, within the same budget."""
+    archives are unpacked into their own folder, one level deep, within the same budget."""
 
     max_archive_size = Integer(
         1_000_000, help="kB (1000 bytes) that the archives of downloaded/<a>/archive/ may "

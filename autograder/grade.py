@@ -205,8 +205,9 @@ def collect(assignment: str, how: str, exchange_root: str | None, root: Path, qu
 
 def close_submissions(root: Path, assignment: str) -> None:
     """Take group and others' write permission off ``submitted/*/<assignment>/`` and all in
-    it: nbgrader's collect copies the exchange's submission folder with its mode, 0777, so
-    any user who can reach the course could write into any student's submission. Only
+    it: nbgrader's collect copied the exchange's submission folder with its mode, 0777, so
+    any user who can reach the course could write into any student's submission (the
+    course's checked collect writes 0700/0600 already; zip_collect still needs it). Only
     what this user owns is changed; symbolic links are left alone."""
     me = os.geteuid()
     for folder in sorted((root / "submitted").glob(f"*/{assignment}")):

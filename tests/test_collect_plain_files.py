@@ -155,12 +155,14 @@ def test_hostile_submissions_do_not_stop_the_class(collected: dict) -> None:
 
 def test_links_never_hand_over_the_instructors_files(collected: dict) -> None:
     """F1/F3: a link to a secret file or to the source directory is not followed."""
+    assert collected["proc"].returncode == 0 and marker(collected["course"], BOB) == "bobs-honest"
     assert leaked(collected["course"] / "submitted") == []
     assert not (collected["course"] / "submitted" / BOB / "chars" / "srcdir").exists()
 
 
 def test_a_link_to_dev_zero_is_never_read(collected: dict) -> None:
     """F2: the collect is quick and submitted/ stays small (the link is not opened)."""
+    assert collected["proc"].returncode == 0 and marker(collected["course"], BOB) == "bobs-honest"
     assert collected["seconds"] < 60
     size = sum(p.stat().st_size for p in (collected["course"] / "submitted").rglob("*") if p.is_file())
     assert size < 10_000, size
