@@ -330,3 +330,13 @@ def test_zip_collect_refuses_links_escapes_and_bombs(course: Path) -> None:
     for student, why in [("bob", "symbolic link"), ("abs", "absolute path"), ("escape", "absolute path or one with .."),
                          ("bomb", "zip bomb"), ("dave", "symbolic link"), ("eve", "symbolic link")]:
         assert any(s == student and why in d for s, d in events), (student, why, events)
+
+
+def test_the_helpers_examples_hold() -> None:
+    """The worked examples in plainfiles.py's docstrings (pytest.ini collects no doctests
+    outside tests/ and the reference)."""
+    import doctest
+
+    import plainfiles
+
+    assert doctest.testmod(plainfiles).failed == 0
