@@ -316,12 +316,13 @@ def test_zip_collect_refuses_links_escapes_and_bombs(course: Path) -> None:
         info.type, info.linkname = tarfile.SYMTYPE, str(secret)
         t.addfile(info)
     (archive / "eve_chars.ipynb").symlink_to(secret)
+    (archive / "carol_chars.ipynb").write_text(json.dumps({**NB, "metadata": {"marker": "carols"}}))
     bin_dir = Path(sys.executable).parent
     env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
     proc = subprocess.run([str(bin_dir / "nbgrader"), "zip_collect", "chars", "--force"], cwd=course,
                           capture_output=True, text=True, timeout=120, env=env)
     assert proc.returncode == 0, proc.stderr[-3000:]
-    assert marker(course, "alice") == "alices"
+    assert marker(course, "alice") == "alices" and marker(course, "carol") == "carols"
     assert leaked(course / "submitted") == [] and leaked(course / "downloaded" / "chars" / "extracted") == []
     assert not (course.parent / "escape_chars.ipynb").exists() and not Path("/tmp/abs_chars.ipynb").exists()
     extracted = sum(p.stat().st_size for p in (course / "downloaded").rglob("*") if p.is_file())
