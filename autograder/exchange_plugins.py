@@ -70,6 +70,7 @@ import shutil
 import stat
 import uuid
 
+from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.exchange.default.collect import ExchangeCollect, groupby
 from nbgrader.plugins.zipcollect import ExtractorPlugin
 from nbgrader.utils import check_mode
@@ -132,10 +133,10 @@ class CheckedExchangeCollect(ExchangeCollect):
             self.fail(f"You don't have read permissions for the directory: {self.inbound_path}")
         self._events: list[GradingEvent] = []
         records = [r for r in map(self._record, self._submission_paths()) if r]
-        with self._gradebook() as gb:
+        with Gradebook(self.coursedir.db_url, self.coursedir.course_id) as gb:
             try:
                 self.duedate = gb.find_assignment(self.coursedir.assignment_id).duedate
-            except Exception:  # nbgrader's MissingEntry: no due date
+            except MissingEntry:
                 self.duedate = None
         self.src_records = []
         for group in groupby(records, lambda r: r["username"]).values():
@@ -144,10 +145,6 @@ class CheckedExchangeCollect(ExchangeCollect):
                    and r["timestamp"] <= self.duedate]
             self.src_records.append((due or group)[0])
 
-    def _gradebook(self):
-        from nbgrader.api import Gradebook
-
-        return Gradebook(self.coursedir.db_url, self.coursedir.course_id)
 
     def _submission_paths(self) -> list[str]:
         name = f"{self.coursedir.student_id or '*'}+{self.coursedir.assignment_id}+*"

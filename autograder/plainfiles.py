@@ -9,7 +9,7 @@ and a link to ``/dev/zero`` or a FIFO fills the disk or hangs the collect. So:
 
 - :func:`scan` takes a folder apart with ``lstat`` (never following anything): its
   directories and regular files, with their size and identity (device, inode). A link
-  (dangling or not), FIFO, socket or device, or a size over the caps, raises
+  (dangling or not; a hard link too), FIFO, socket or device, or a size over the caps, raises
   :class:`NotPlain`, saying which path and why.
 - :func:`copy_checked` then copies exactly what was scanned: every directory and file is
   opened relative to its already-opened parent with ``O_NOFOLLOW | O_NONBLOCK`` and must
@@ -105,6 +105,9 @@ def scan(folder: str, *, ignore: list[str] | tuple[str, ...] = (), include: list
                 todo.append(path)
             elif not stat.S_ISREG(st.st_mode):
                 raise NotPlain(f"contains a link or special file: {path} is {kind(st.st_mode)}")
+            elif st.st_nlink > 1:  # another name of a file elsewhere, maybe not the student's
+                raise NotPlain(f"contains a link or special file: {path} is a hard link "
+                               f"({st.st_nlink} names)")
             elif any(fnmatch.fnmatch(name, p) for p in include):
                 if max_file_kb and st.st_size > 1000 * max_file_kb:
                     raise NotPlain(f"{path} has {st.st_size} bytes, over the cap of {1000 * max_file_kb} "

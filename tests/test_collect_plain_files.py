@@ -221,6 +221,20 @@ def test_a_file_swapped_for_a_link_while_copying_is_never_followed(tmp_path: Pat
     assert copied + refused == 300
 
 
+def test_scan_refuses_hard_links_and_sizes_over_the_caps(tmp_path: Path) -> None:
+    """A second name of a file (with check_owner off, ownership would not catch one of
+    another user's files), and a file or a folder over nbgrader's caps (kB)."""
+    (tmp_path / "a.ipynb").write_bytes(b"x" * 1500)
+    with pytest.raises(NotPlain, match="max_file_size"):
+        scan(str(tmp_path), max_file_kb=1)
+    (tmp_path / "b.ipynb").write_bytes(b"x" * 1500)
+    with pytest.raises(NotPlain, match="max_dir_size"):
+        scan(str(tmp_path), max_file_kb=2, max_dir_kb=2)
+    os.link(tmp_path / "a.ipynb", tmp_path / "c.ipynb")
+    with pytest.raises(NotPlain, match="hard link"):
+        scan(str(tmp_path))
+
+
 def test_a_swapping_student_during_nbgrader_collect_gets_nothing(course: Path) -> None:
     """The same race through ``nbgrader collect``, the swapper running as bob himself (in
     an exchange he can reach: pytest's own temporary directories are root's alone)."""
