@@ -145,7 +145,6 @@ class CheckedExchangeCollect(ExchangeCollect):
                    and r["timestamp"] <= self.duedate]
             self.src_records.append((due or group)[0])
 
-
     def _submission_paths(self) -> list[str]:
         name = f"{self.coursedir.student_id or '*'}+{self.coursedir.assignment_id}+*"
         paths = sorted(glob.glob(os.path.join(self.inbound_path, name)))
