@@ -104,6 +104,18 @@ def _refuse(error: BaseException) -> None:
 
     c.ExchangeFactory.collect = RefuseToCollect
 
+    from nbgrader.plugins.zipcollect import ExtractorPlugin
+
+    class RefuseToExtract(ExtractorPlugin):
+        """Stands in for unpacking: nbgrader's own follows links and trusts archives."""
+
+        def extract(self, archive_path, extracted_path):
+            raise RuntimeError(f"zip_collect refused: this course's checked extractor did not load "
+                               f"({RefuseToGrade.reason}); run nbgrader from the course's "
+                               "environment or `make setup`, then collect again.")
+
+    c.ZipCollectApp.extractor_plugin = RefuseToExtract
+
 
 try:
     for _path in (os.path.join(_HERE, "autograder"), os.path.join(_HERE, "solutions")):
@@ -115,6 +127,8 @@ try:
 
     # Collect only what each student made, and flag a submission edited after its time.
     c.ExchangeFactory.collect = exchange_plugins.CheckedExchangeCollect
+    # Unpack LMS downloads as plain files only: no links, no `..`, no zip bombs.
+    c.ZipCollectApp.extractor_plugin = exchange_plugins.PlainExtractor
     c.Autograde.autograde_preprocessors = nbgrader_plugins.autograde_preprocessors()
     # A test cell as released (hidden tests cut) is not "changed": no checksum warning.
     c.Autograde.sanitize_preprocessors = nbgrader_plugins.sanitize_preprocessors()

@@ -52,7 +52,13 @@ EDITED_TEST = "changed a read-only cell"  # nbgrader restored it before grading
 NOT_COLLECTED = "submission in your name by another user"
 SUBMITTED_AS_OTHER = "submitted in another student's name"
 CHANGED_AFTER = "submission changed after its time"
-COLLECTED = {NOT_COLLECTED, SUBMITTED_AS_OTHER, CHANGED_AFTER}
+# A link, FIFO or device in the submission, over the size caps, a folder name that is no
+# submission's, a hostile archive entry, or any error while copying it: set aside.
+NOT_PLAIN = "submission not collected"
+COLLECTED = {NOT_COLLECTED, SUBMITTED_AS_OTHER, CHANGED_AFTER, NOT_PLAIN}
+# From grade.py, flag: a folder of submitted/ holding a link or special file, not graded.
+NOT_GRADED = "submission not graded"
+SET_ASIDE = {NOT_COLLECTED, NOT_PLAIN, NOT_GRADED}  # the report's "Not collected"
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""nbgrader's collect, with each submission checked against who made it and when.
+"""nbgrader's collect, with each submission checked against who made it, when, and what
+it holds; and nbgrader's zip_collect, unpacking only plain files.
 
 nbgrader's exchange names a submission after the student the *submitter's* nbgrader
 says it is from: ``inbound/<student>+<assignment>+<time>+<random>``. Any student can run
@@ -30,22 +31,56 @@ its ctime. So the time of a submission is taken as the latest ctime of its folde
 files, beside the ``timestamp.txt`` it carries. When ``timestamp.txt`` is more than
 ``time_tolerance`` seconds earlier, the submission is flagged (``submission changed
 after its time``), and the collected copy's ``timestamp.txt`` gets the later time, which
-nbgrader's late penalty then uses; the student's claim stays in the flag.
+nbgrader's late penalty then uses; the student's claim stays in the flag. The times
+are read from the very files copied (see below), so a link cannot hide a later edit.
+
+**What.** A submission folder is the student's data, read with the instructor's rights:
+nbgrader's own copy follows links (``env.txt -> /proc/<pid>/environ``, ``chars.ipynb ->
+source/chars/chars.ipynb``), reads FIFOs and ``/dev/zero``, and does not count a linked
+directory against its size cap. Here each folder is first taken apart with ``lstat``
+(``plainfiles.scan``): a link (dangling or not), FIFO, socket or device anywhere in it
+(``CourseDirectory.ignore`` aside), a file over ``CourseDirectory.max_file_size`` or a
+folder over ``CourseDirectory.max_dir_size`` sets the submission aside (flag ``submission
+not collected``, with the path and reason). Then ``plainfiles.copy_checked`` copies exactly
+the inodes checked, each opened with ``O_NOFOLLOW | O_NONBLOCK`` relative to its opened
+parent, at most the size checked, into a fresh folder (0700, files 0600; group-writable
+when ``groupshared``), which replaces the earlier copy only once complete: a file swapped
+for a link meanwhile is refused, never read.
+
+**One never stops the class.** A folder whose name has no date, or that cannot be read or
+copied for any reason, is set aside the same way, flagged on the student its name starts
+with; the others are collected. ``extra_inbound`` adds inbound directories (glob patterns)
+whose submissions are collected with the same checks.
+
+**Archives.** :class:`PlainExtractor`, installed as ``ZipCollectApp.extractor_plugin``,
+refuses in ``downloaded/<a>/archive/`` anything but regular files, and in each zip or tar
+links, devices, absolute paths, ``..`` and files over ``max_file_size`` (the entry alone),
+and zip bombs (the whole archive: see its docstring); each refusal is flagged on the
+student the file names.
 """
 
 from __future__ import annotations
 
 import datetime
+import glob
 import os
 import pwd
+import re
+import shutil
+import stat
+import uuid
 
-from nbgrader.exchange.default.collect import ExchangeCollect
-from traitlets import Integer
+from nbgrader.api import Gradebook, MissingEntry
+from nbgrader.exchange.default.collect import ExchangeCollect, groupby
+from nbgrader.plugins.zipcollect import ExtractorPlugin
+from nbgrader.utils import check_mode
+from traitlets import Float, Integer, List, Unicode
 
-from events import (CHANGED_AFTER, NOT_COLLECTED, SUBMITTED_AS_OTHER, GradingEvent,
+from events import (CHANGED_AFTER, NOT_COLLECTED, NOT_PLAIN, SUBMITTED_AS_OTHER, GradingEvent,
                     replace_collect_events)
+from plainfiles import NotPlain, archive_members, copy_checked, copy_file, extract_members, kind, scan
 
-SET_ASIDE = "\0set aside: "  # a username no student has: groups a forged record alone
+NEVER = datetime.datetime(1970, 1, 1)  # nbgrader's timestamps are naive UTC
 
 
 def _owner(uid: int) -> str:
@@ -70,58 +105,93 @@ def foreign_owners(folder: str, student: str) -> list[str]:
     return sorted(owners - {student})
 
 
-def last_change(folder: str) -> datetime.datetime:
-    """The latest change time (ctime, which no user can set back) of ``folder`` and all
-    in it, in UTC."""
-    latest = os.lstat(folder).st_ctime
-    for d, dirs, files in os.walk(folder):
-        for n in dirs + files:
-            latest = max(latest, os.lstat(os.path.join(d, n)).st_ctime)
-    return datetime.datetime.fromtimestamp(latest, datetime.timezone.utc)
-
-
 class CheckedExchangeCollect(ExchangeCollect):
-    """nbgrader's ``ExchangeCollect``, checking who made each submission and when (see
-    the module docstring)."""
+    """nbgrader's ``ExchangeCollect``, checking who made each submission, when, and that it
+    holds plain files only (see the module docstring)."""
 
     time_tolerance = Integer(
         120, help="Seconds a submission may have changed after the time in its "
         "timestamp.txt (nbgrader's submit writes the time first, then copies the files) "
         "before it is flagged and its later time is used").tag(config=True)
-
-    def _path_to_record(self, path):
-        record = super()._path_to_record(path)
-        if self.check_owner:
-            others = foreign_owners(path, record["username"])
-            if others:
-                record = {**record, "claimed": record["username"], "owners": others,
-                          "username": SET_ASIDE + record["filename"]}
-        return record
+    extra_inbound = List(
+        Unicode(), [], help="Glob patterns of more inbound directories (for example "
+        "'/opt/tokhub/run/inbound/*') whose submission folders, named "
+        "<student>+<assignment>+<time>+<random> like those of the exchange's own inbound/, "
+        "are collected with them, with the same checks of owner, time, plain files and "
+        "size").tag(config=True)
 
     def init_src(self):
-        self._copied: list[tuple[str, str]] = []
-        super().init_src()
+        """nbgrader's ``init_src`` (each student's latest submission, or latest before the
+        due date), over the checked submissions of every inbound directory only."""
+        if self.coursedir.course_id == "":
+            self.fail("No course id specified. Re-run with --course flag.")
+        self.course_path = os.path.join(self.root, self.coursedir.course_id)
+        self.inbound_path = os.path.join(self.course_path, "inbound")
+        if not os.path.isdir(self.inbound_path):
+            self.fail(f"Course not found: {self.inbound_path}")
+        if not check_mode(self.inbound_path, read=True, execute=True):
+            self.fail(f"You don't have read permissions for the directory: {self.inbound_path}")
+        self._events: list[GradingEvent] = []
+        records = [r for r in map(self._record, self._submission_paths()) if r]
+        with Gradebook(self.coursedir.db_url, self.coursedir.course_id) as gb:
+            try:
+                self.duedate = gb.find_assignment(self.coursedir.assignment_id).duedate
+            except MissingEntry:
+                self.duedate = None
+        self.src_records = []
+        for group in groupby(records, lambda r: r["username"]).values():
+            group = self._sort_by_timestamp(group)
+            due = [r for r in group if self.duedate is not None and self.before_duedate
+                   and r["timestamp"] <= self.duedate]
+            self.src_records.append((due or group)[0])
 
-    def do_copy(self, src, dest):
-        super().do_copy(src, dest)
-        self._copied.append((src, dest))
+    def _submission_paths(self) -> list[str]:
+        name = f"{self.coursedir.student_id or '*'}+{self.coursedir.assignment_id}+*"
+        paths = sorted(glob.glob(os.path.join(self.inbound_path, name)))
+        for pattern in self.extra_inbound:
+            for folder in sorted(glob.glob(pattern)):
+                if os.path.isdir(folder) and not os.path.islink(folder):
+                    paths += sorted(glob.glob(os.path.join(glob.escape(folder), name)))
+        return paths
 
-    def copy_files(self):
-        aside = [r for r in self.src_records if "claimed" in r]
-        self.src_records = [r for r in self.src_records if "claimed" not in r]
-        events = [e for r in aside for e in self._set_aside(r)]
-        super().copy_files()
-        for src, dest in self._copied:
-            events += self._check_time(src, dest)
-        from nbgrader_plugins import GradingEvents  # the events file of the course's config
+    def _where(self, path: str) -> str:
+        inbound = os.path.dirname(path) == self.inbound_path
+        return f"inbound/{os.path.basename(path)}" if inbound else path
 
-        student = self.coursedir.student_id
-        replace_collect_events(GradingEvents(config=self.config).path, self.coursedir.assignment_id,
-                               None if student in ("", "*") else student, events)
+    def _record(self, path: str) -> dict | None:
+        """The record of one submission folder, with its ``path`` and checked ``entries``;
+        None when it is set aside (the reason is then in ``self._events``). Nothing
+        raised for one submission stops the others."""
+        student = os.path.basename(path).split("+")[0]
+        try:
+            record = {**self._path_to_record(path), "path": path}
+            student = record["username"]
+            if self.check_owner:
+                others = foreign_owners(path, student)
+                if others:
+                    self._events += self._set_aside(path, student, others)
+                    return None
+            record["entries"] = scan(path, ignore=self.coursedir.ignore,
+                                     include=self.coursedir.include,
+                                     max_file_kb=self.coursedir.max_file_size,
+                                     max_dir_kb=self.coursedir.max_dir_size)
+            return record
+        except NotPlain as e:
+            reason = str(e)
+        except Exception as e:  # noqa: BLE001  a name that is no date, an unreadable file, ...
+            reason = f"could not be read as a submission ({type(e).__name__}: {e})"
+        self._events.append(self._not_collected(student, path, reason))
+        return None
 
-    def _set_aside(self, record: dict) -> list[GradingEvent]:
-        a, student, owners = self.coursedir.assignment_id, record["claimed"], record["owners"]
-        where = f"inbound/{record['filename']}"
+    def _not_collected(self, student: str, path: str, reason: str) -> GradingEvent:
+        where = self._where(path)
+        self.log.error("Not collected: %s: %s. It stays where it is; %s's other submissions "
+                       "are collected as usual.", where, reason, student)
+        return GradingEvent(self.coursedir.assignment_id, student, None, "", NOT_PLAIN,
+                            f"{where}: {reason}; not collected", flag=True)
+
+    def _set_aside(self, path: str, student: str, owners: list[str]) -> list[GradingEvent]:
+        a, where = self.coursedir.assignment_id, self._where(path)
         self.log.error("Not collected: %s claims to be %s's but is owned by %s. It stays in the "
                        "exchange; %s's own submissions are collected as usual.",
                        where, student, ", ".join(owners), student)
@@ -131,14 +201,62 @@ class CheckedExchangeCollect(ExchangeCollect):
                          f"{where} names {student}; not collected", flag=True)
             for owner in owners if not owner.startswith("uid ")]
 
-    def _check_time(self, src: str, dest: str) -> list[GradingEvent]:
-        student = os.path.basename(src).rsplit("+", 3)[0]
+    def copy_files(self):
+        events = self._events
+        self.log.info("Processing %d submissions of '%s' for course '%s'", len(self.src_records),
+                      self.coursedir.assignment_id, self.coursedir.course_id)
+        for record in self.src_records:
+            try:
+                events += self._collect(record)
+            except Exception as e:  # noqa: BLE001  one submission never stops the class
+                reason = e if isinstance(e, NotPlain) else f"could not be copied ({type(e).__name__}: {e})"
+                events.append(self._not_collected(record["username"], record["path"], str(reason)))
+        from nbgrader_plugins import GradingEvents  # the events file of the course's config
+
+        student = self.coursedir.student_id
+        replace_collect_events(GradingEvents(config=self.config).path, self.coursedir.assignment_id,
+                               None if student in ("", "*") else student, events)
+
+    def _collect(self, record: dict) -> list[GradingEvent]:
+        """Copy one checked submission to submitted/ when nbgrader would (not there yet;
+        newer with --update; another with --before-duedate). It is copied beside, then
+        put in place: a copy that fails leaves what was collected before."""
+        student, a = record["username"], self.coursedir.assignment_id
+        dest = self.coursedir.format_path(self.coursedir.submitted_directory, student, a)
+        if os.path.isdir(dest):
+            existing = self.coursedir.get_existing_timestamp(dest)
+            newer = self.update and (existing is None or record["timestamp"] > existing)
+            if not (newer or (self.before_duedate and existing != record["timestamp"])):
+                self.log.info("No newer submission to collect: %s %s", student, a)
+                return []
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        partial = f"{dest}.collecting-{uuid.uuid4().hex[:8]}"
+        shared = self.coursedir.groupshared
+        try:
+            changed = copy_checked(record["path"], partial, record["entries"],
+                                   dir_mode=0o2770 if shared else 0o700,
+                                   file_mode=0o660 if shared else 0o600)
+            events = self._check_time(student, partial, changed)
+        except BaseException:
+            shutil.rmtree(partial, ignore_errors=True)
+            raise
+        self.log.info("Collecting submission: %s %s", student, a)
+        if os.path.lexists(dest):
+            shutil.rmtree(dest) if os.path.isdir(dest) and not os.path.islink(dest) else os.remove(dest)
+        os.rename(partial, dest)
+        return events
+
+    def _check_time(self, student: str, dest: str, ctime: float) -> list[GradingEvent]:
+        """Flag a timestamp.txt earlier than the last change (ctime, read from the very
+        files copied) by more than the tolerance, and give the copy the later time."""
         stated = self.coursedir.get_existing_timestamp(dest)  # naive, in UTC
         stated = stated and stated.replace(tzinfo=datetime.timezone.utc)
-        changed = last_change(src)
+        changed = datetime.datetime.fromtimestamp(ctime, datetime.timezone.utc)
         if stated is None or (changed - stated).total_seconds() <= self.time_tolerance:
             return []
-        with open(os.path.join(dest, "timestamp.txt"), "w") as f:
+        path = os.path.join(dest, "timestamp.txt")
+        os.remove(path)  # the copy's own file: rewritten, never followed
+        with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as f:
             f.write(changed.strftime(self.timestamp_format))
         detail = (f"its timestamp.txt says {stated:%Y-%m-%d %H:%M:%S} UTC, but the submission "
                   f"last changed at {changed:%Y-%m-%d %H:%M:%S} UTC; graded as submitted then")
@@ -146,3 +264,95 @@ class CheckedExchangeCollect(ExchangeCollect):
         return [GradingEvent(self.coursedir.assignment_id, student, None, "", CHANGED_AFTER, detail,
                              flag=True)]
 
+
+class PlainExtractor(ExtractorPlugin):
+    """nbgrader's ``zip_collect`` extractor, for archives that may be hostile: what is in
+    ``downloaded/<a>/archive/`` must be regular files; each zip or tar is listed before
+    anything is written, and a link, device or FIFO entry, an absolute path or one with
+    ``..``, or a file over ``CourseDirectory.max_file_size`` is refused (the rest of the
+    archive is unpacked), while an archive unpacking to more than ``max_archive_size`` or
+    at a ratio above ``max_ratio`` (a zip bomb) is refused whole. Each refusal is logged
+    and flagged on the student the file names (``FileNameCollectorPlugin.named_regexp``),
+    else on the archive's name; the other students are collected. Archives inside
+    archives are unpacked into their own folder, one level deep, within the same budget."""
+
+    max_archive_size = Integer(
+        1_000_000, help="kB (1000 bytes) that the archives of downloaded/<a>/archive/ may "
+        "unpack to, all together").tag(config=True)
+    max_ratio = Float(100, help="Largest ratio of unpacked to packed size of an archive "
+                      "(above 1 MB unpacked)").tag(config=True)
+
+    def extract(self, archive_path: str, extracted_path: str) -> None:
+        self._events: list[GradingEvent] = []
+        budget = 1000 * self.max_archive_size
+        for path in (archive_path, extracted_path):
+            if os.path.islink(path) or not os.path.isdir(path):
+                raise NotPlain(f"{path} must be a directory, not a link: make it one and run again")
+        for root, dirs, files in os.walk(archive_path):
+            dirs.sort()
+            rel = os.path.relpath(root, archive_path)
+            for name in sorted(dirs + files):
+                path = os.path.join(root, name)
+                mode = os.lstat(path).st_mode
+                to = os.path.normpath(os.path.join(extracted_path, rel))
+                try:
+                    if stat.S_ISDIR(mode):
+                        continue
+                    if not stat.S_ISREG(mode):
+                        raise NotPlain(f"is {kind(mode)}, not a regular file")
+                    os.makedirs(to, 0o700, exist_ok=True)
+                    if os.path.splitext(name)[1] in self.zip_ext:
+                        budget -= self._unpack(path, to, budget, depth=0)
+                    else:
+                        copy_file(path, os.path.join(to, name))
+                except Exception as e:  # noqa: BLE001  one student's file never stops the class
+                    self._refuse(path, f"archive/{os.path.join(rel, name)}", e)
+        self._sweep(extracted_path)
+        from nbgrader_plugins import GradingEvents  # the events file of the course's config
+
+        replace_collect_events(GradingEvents(config=self.config).path,
+                               self.parent.coursedir.assignment_id, None, self._events)
+
+    def _unpack(self, path: str, to: str, budget: int, depth: int) -> int:
+        """Unpack the archive ``path`` into its own folder in ``to``; the bytes written."""
+        stem = os.path.basename(path).removesuffix(".gz").removesuffix(".zip").removesuffix(".tar")
+        own = os.path.join(to, stem)
+        cap = 1000 * self.parent.coursedir.max_file_size
+        members, refused = archive_members(path, max_bytes=budget, max_file_bytes=cap,
+                                           max_ratio=self.max_ratio)
+        for name, why in refused:
+            self._refuse(os.path.join(own, name), f"{os.path.basename(path)}: {name}", NotPlain(why))
+        self.log.info("Extracting %s to %s", path, own)
+        try:
+            written = extract_members(path, own, members)
+        except BaseException:
+            shutil.rmtree(own, ignore_errors=True)
+            raise
+        used = sum(m.size for m in members)
+        for inner in written if depth < 1 else []:
+            if os.path.splitext(inner)[1] in self.zip_ext:
+                try:
+                    used += self._unpack(inner, os.path.dirname(inner), budget - used, depth + 1)
+                except Exception as e:  # noqa: BLE001
+                    self._refuse(inner, os.path.relpath(inner, to), e)
+        return used
+
+    def _sweep(self, extracted_path: str) -> None:
+        """Remove from ``extracted/`` anything that is not a directory or regular file."""
+        for root, dirs, files in os.walk(extracted_path):
+            for name in dirs + files:
+                path = os.path.join(root, name)
+                mode = os.lstat(path).st_mode
+                if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
+                    os.remove(path)
+                    self._refuse(path, os.path.relpath(path, extracted_path),
+                                 NotPlain(f"is {kind(mode)}, not a regular file"))
+
+    def _refuse(self, path: str, where: str, error: Exception) -> None:
+        reason = str(error) if isinstance(error, NotPlain) else f"{type(error).__name__}: {error}"
+        regexp = getattr(getattr(self.parent, "collector_plugin_inst", None), "named_regexp", "")
+        found = re.match(regexp, path) if regexp else None
+        student = (found.groupdict().get("student_id") if found else None) or os.path.basename(path)
+        self.log.error("Not collected: %s: %s", where, reason)
+        self._events.append(GradingEvent(self.parent.coursedir.assignment_id, student, None, "",
+                                         NOT_PLAIN, f"{where}: {reason}; not collected", flag=True))

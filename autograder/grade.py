@@ -60,11 +60,13 @@ from multiprocessing import get_context
 from pathlib import Path
 
 import report
-from events import AUTOGRADED, FAILED, MISSING, UNSAFE, GradingEvent, read_events, replace_events
+from events import (AUTOGRADED, FAILED, MISSING, NOT_GRADED, UNSAFE, GradingEvent, read_events,
+                    replace_events)
 from gradebooks import copy_gradebook, db_url, merge
 from release import release, source_assignments
 from runner import ROOT, run_nbgrader
 from doctor import not_owned
+from plainfiles import NotPlain, kind, scan
 from sandbox import SandboxUnavailable, check_bwrap, python_dirs
 
 EVENTS = "grading-events.jsonl"
@@ -127,6 +129,27 @@ def submissions(root: Path, assignments: list[str]) -> tuple[list[tuple[str, str
     return todo, empty
 
 
+def plain_only(root: Path, tasks: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], list[GradingEvent]]:
+    """(the ``tasks`` whose folder holds only directories and regular files, a flag for
+    each other one). nbgrader reads the notebooks of submitted/ with the instructor's
+    rights: a link there (``chars.ipynb -> source/chars/chars.ipynb``) would grade, and
+    hand back in the feedback, whatever it points to. Such a folder is not graded."""
+    keep, refused = [], []
+    for a, s in tasks:
+        folder = root / "submitted" / s / a
+        try:
+            if not stat.S_ISDIR(folder.parent.lstat().st_mode):
+                raise NotPlain(f"submitted/{s} is {kind(folder.parent.lstat().st_mode)}")
+            scan(str(folder))
+            keep.append((a, s))
+        except (NotPlain, OSError) as e:
+            print(f"grade.py: not graded: submitted/{s}/{a}/: {e}. Replace it by plain files "
+                  "(or collect again), then grade again.", file=sys.stderr)
+            refused.append(GradingEvent(a, s, None, "", NOT_GRADED,
+                                        f"submitted/{s}/{a}/: {e}; not graded", flag=True))
+    return keep, refused
+
+
 def grade_all(tasks: list[tuple[str, str]], *, root: Path, gradebook: Path, jobs: int,
               extra: list[str], quiet: bool) -> tuple[list[dict], list[GradingEvent]]:
     """Grade ``tasks`` on ``jobs`` workers; merge into ``gradebook``; return (results, events)."""
@@ -172,16 +195,20 @@ def collect(assignment: str, how: str, exchange_root: str | None, root: Path, qu
             args.append(f"--Exchange.root={exchange_root}")
     elif how == "zip" and (root / "downloaded" / assignment / "archive").is_dir():
         args = ["zip_collect", assignment, "--force"]
-    if args and run_nbgrader(args, root=root, echo=not quiet).status != 0:
-        raise SystemExit(f"nbgrader {' '.join(args)} failed (its log is above)")
-    if args:
-        close_submissions(root, assignment)
+    if not args:
+        return
+    result = run_nbgrader(args, root=root, echo=not quiet)
+    if result.status != 0:  # what nbgrader said, also when quiet (nothing was echoed then)
+        said = result.errors or result.log.splitlines()[-20:] or ["(nbgrader logged nothing)"]
+        raise SystemExit(f"grade.py: nbgrader {' '.join(args)} failed:\n" + "\n".join(said).rstrip())
+    close_submissions(root, assignment)
 
 
 def close_submissions(root: Path, assignment: str) -> None:
     """Take group and others' write permission off ``submitted/*/<assignment>/`` and all in
-    it: nbgrader's collect copies the exchange's submission folder with its mode, 0777, so
-    any user who can reach the course could write into any student's submission. Only
+    it: nbgrader's collect copied the exchange's submission folder with its mode, 0777, so
+    any user who can reach the course could write into any student's submission (the
+    course's checked collect writes 0700/0600 already; zip_collect still needs it). Only
     what this user owns is changed; symbolic links are left alone."""
     me = os.geteuid()
     for folder in sorted((root / "submitted").glob(f"*/{assignment}")):
@@ -347,6 +374,7 @@ def main(argv: list[str] | None = None) -> int:
         events_path.unlink(missing_ok=True)
     else:
         target, events_path = root / "gradebook.db", root / EVENTS
+    tasks, refused = plain_only(root, tasks)  # after sharding: each flag in one shard
     extra = ([f"--Execute.timeout={args.timeout}"] if args.timeout else []) + (
         ["--SandboxedKernelManager.unsafe=True"] if args.unsafe else [])
     start = time.perf_counter()
@@ -355,7 +383,7 @@ def main(argv: list[str] | None = None) -> int:
                                 extra=extra, quiet=args.quiet)
     print(f"graded {len(results)} notebooks in {time.perf_counter() - start:.1f} s "
           f"with {workers} worker(s)", file=sys.stderr)
-    events += [GradingEvent(a, s, None, "", MISSING) for a, s in empty]
+    events += [GradingEvent(a, s, None, "", MISSING) for a, s in empty] + refused
     if args.unsafe:
         events += [GradingEvent(a, s, None, "", UNSAFE, "student code ran without the sandbox", flag=True)
                    for a, s in tasks]
@@ -365,7 +393,7 @@ def main(argv: list[str] | None = None) -> int:
             events += [e for e in report.identical_solutions(root, a) if (a, e.student) in set(tasks)]
         except Exception as e:  # noqa: BLE001  one check must not cost the class its report
             problems.append(f"the identical-solutions check of {a} failed ({type(e).__name__}: {e})")
-    replace_events(events_path, events, set(tasks) | set(empty))
+    replace_events(events_path, events, set(tasks) | set(empty) | {(e.assignment, e.student) for e in refused})
     if args.shard:
         print(f"shard {args.shard[0]}/{args.shard[1]} done: {target.name}, {events_path.name}; "
               f"when every shard is done, run grade.py --merge {args.shard[1]}", file=sys.stderr)

@@ -52,7 +52,7 @@ from pathlib import Path
 from typing import Iterable
 
 from events import (AUTOGRADED, FAILED, HIT_CAP, IDENTICAL, KERNEL_DIED, MISSING,
-                    NOT_COLLECTED, OUT_OF_TIME, OUTPUT_TRUNCATED, SUBMISSION_CAP, TIMED_OUT,
+                    OUT_OF_TIME, SET_ASIDE, OUTPUT_TRUNCATED, SUBMISSION_CAP, TIMED_OUT,
                     GradingEvent)
 
 GRADED = "graded"
@@ -263,11 +263,12 @@ def write_report(rows: list[dict], root: Path, *, unsafe: bool = False,
         lines += ["", "## Needs a look", ""]
         for row in flagged:
             lines.append(f"- **{row['student']}**, {row['assignment']}: {row['flags']}")
-    aside = [e for e in events if e.event == NOT_COLLECTED]
+    aside = [e for e in events if e.event in SET_ASIDE]
     if aside:
         lines += ["", "## Not collected", "",
-                  "Submissions in a student's name made by another user (autograder/"
-                  "exchange_plugins.py): left in the exchange, not graded as that student.", ""]
-        lines += [f"- **{e.student}**, {e.assignment}: {e.detail}" for e in aside]
+                  "Submissions set aside, not graded as that student (autograder/exchange_plugins.py, "
+                  "grade.py): made by another user, or holding a link, a special file or more than "
+                  "the size caps allow; left where they were.", ""]
+        lines += [f"- **{e.student}**, {e.assignment}: {e.event}: {e.detail}" for e in aside]
     write_atomic(md_path, "\n".join(lines) + "\n")
     return csv_path, md_path

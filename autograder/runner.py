@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
+import traceback
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,8 +76,8 @@ def run_nbgrader(args: list[str], *, root: Path = ROOT, echo: bool = False) -> R
         status = 0
     except SystemExit as e:
         status = e.code if isinstance(e.code, int) else 1
-    except Exception as e:  # nbgrader raised instead of logging: still a result
-        collect.errors.append(f"{type(e).__name__}: {e}")
+    except Exception:  # nbgrader raised instead of logging: still a result, with where
+        collect.errors.append(traceback.format_exc())
         status = 1
     finally:
         app.reset()

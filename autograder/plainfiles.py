@@ -1,0 +1,330 @@
+"""Plain files only: check and copy a student's folder, or unpack an archive, without
+ever following a link or reading a special file.
+
+A submission folder in nbgrader's exchange, or an archive from an LMS, is made by a
+student, and collecting reads it with the instructor's rights. Followed, a symbolic link
+in it hands the student whatever the instructor can read (``env.txt ->
+/proc/<pid>/environ``, ``chars.ipynb -> source/chars/chars.ipynb``, ``gradebook.db``),
+and a link to ``/dev/zero`` or a FIFO fills the disk or hangs the collect. So:
+
+- :func:`scan` takes a folder apart with ``lstat`` (never following anything): its
+  directories and regular files, with their size and identity (device, inode). A link
+  (dangling or not; a hard link too), FIFO, socket or device, or a size over the caps, raises
+  :class:`NotPlain`, saying which path and why.
+- :func:`copy_checked` then copies exactly what was scanned: every directory and file is
+  opened relative to its already-opened parent with ``O_NOFOLLOW | O_NONBLOCK`` and must
+  still be the same inode, of the same type, no larger than scanned. A file swapped for a
+  link between the two steps is refused, never read.
+- :func:`archive_members` lists what a zip or tar holds and refuses links, absolute
+  paths, ``..``, and bombs (more bytes than a cap, or a compression ratio above one);
+  :func:`extract_members` writes the rest as new plain files.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import stat
+import tarfile
+import zipfile
+from dataclasses import dataclass
+
+OPEN = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+CHUNK = 1 << 20
+
+
+class NotPlain(Exception):
+    """Why a folder or archive is not collected; the message names the path and the cause."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    path: str         # relative to the scanned folder; "." is the folder itself
+    is_dir: bool
+    size: int         # bytes (0 for a directory)
+    ino: tuple[int, int]  # (st_dev, st_ino): the very file that was checked
+    ctime: float
+
+
+def kind(mode: int) -> str:
+    """What a file that is not plain is, in words.
+
+    >>> kind(stat.S_IFLNK), kind(stat.S_IFIFO), kind(stat.S_IFREG)
+    ('a symbolic link', 'a FIFO', 'a regular file')
+    """
+    for test, name in [(stat.S_ISLNK, "a symbolic link"), (stat.S_ISFIFO, "a FIFO"),
+                       (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISDIR, "a directory"),
+                       (stat.S_ISREG, "a regular file")]:
+        if test(mode):
+            return name
+    return "a special file"
+
+
+def ignored(name: str, patterns: list[str] | tuple[str, ...]) -> bool:
+    """Whether ``name`` matches one of nbgrader's ``CourseDirectory.ignore`` globs.
+
+    >>> ignored(".ipynb_checkpoints", [".ipynb_checkpoints", "*.pyc"]), ignored("a.py", ["*.pyc"])
+    (True, False)
+    """
+    return any(fnmatch.fnmatch(name, p) for p in patterns)
+
+
+def scan(folder: str, *, ignore: list[str] | tuple[str, ...] = (), include: list[str] | tuple[str, ...] = ("*",),
+         max_file_kb: int = 0, max_dir_kb: int = 0) -> list[Entry]:
+    """The directories and regular files to collect from ``folder``, parents first.
+
+    Like nbgrader's copy: names matching ``ignore`` are left out (and not looked into),
+    files not matching ``include`` too; sizes are in nbgrader's kilobytes (1000 bytes),
+    0 meaning no cap. Raises :class:`NotPlain` for anything else than a directory or a
+    regular file (the folder itself included), a file over ``max_file_kb`` or a total
+    over ``max_dir_kb``. Nothing is opened: only ``lstat``.
+
+    >>> import tempfile; d = tempfile.mkdtemp(); open(f"{d}/a.ipynb", "w").write("{}")
+    2
+    >>> [(e.path, e.is_dir, e.size) for e in scan(d)]
+    [('.', True, 0), ('a.ipynb', False, 2)]
+    >>> os.symlink("/etc/passwd", f"{d}/b.txt"); scan(d)
+    Traceback (most recent call last):
+    plainfiles.NotPlain: contains a link or special file: b.txt is a symbolic link
+    """
+    entries, total = [], 0
+    todo = ["."]
+    while todo:
+        rel = todo.pop(0)
+        st = os.lstat(os.path.join(folder, rel))
+        if not stat.S_ISDIR(st.st_mode):
+            raise NotPlain(f"contains a link or special file: {rel} is {kind(st.st_mode)}")
+        entries.append(Entry(rel, True, 0, (st.st_dev, st.st_ino), st.st_ctime))
+        for name in sorted(os.listdir(os.path.join(folder, rel))):
+            path = os.path.normpath(os.path.join(rel, name))
+            if ignored(name, ignore):
+                continue
+            st = os.lstat(os.path.join(folder, path))
+            if stat.S_ISDIR(st.st_mode):
+                todo.append(path)
+            elif not stat.S_ISREG(st.st_mode):
+                raise NotPlain(f"contains a link or special file: {path} is {kind(st.st_mode)}")
+            elif st.st_nlink > 1:  # another name of a file elsewhere, maybe not the student's
+                raise NotPlain(f"contains a link or special file: {path} is a hard link "
+                               f"({st.st_nlink} names)")
+            elif any(fnmatch.fnmatch(name, p) for p in include):
+                if max_file_kb and st.st_size > 1000 * max_file_kb:
+                    raise NotPlain(f"{path} has {st.st_size} bytes, over the cap of {1000 * max_file_kb} "
+                                   "(CourseDirectory.max_file_size, in kB)")
+                total += st.st_size
+                if max_dir_kb and total > 1000 * max_dir_kb:
+                    raise NotPlain(f"holds more than {1000 * max_dir_kb} bytes "
+                                   "(CourseDirectory.max_dir_size, in kB)")
+                entries.append(Entry(path, False, st.st_size, (st.st_dev, st.st_ino), st.st_ctime))
+    return entries
+
+
+def _same(fd: int, entry: Entry) -> os.stat_result:
+    st = os.fstat(fd)
+    ok = stat.S_ISDIR(st.st_mode) if entry.is_dir else stat.S_ISREG(st.st_mode)
+    if not ok or (st.st_dev, st.st_ino) != entry.ino:
+        raise NotPlain(f"{entry.path} changed while it was collected (now {kind(st.st_mode)}, "
+                       "another file than the one checked)")
+    return st
+
+
+def copy_checked(src: str, dest: str, entries: list[Entry], *, dir_mode: int = 0o700,
+                 file_mode: int = 0o600) -> float:
+    """Copy the ``entries`` that :func:`scan` found in ``src`` into ``dest`` (which must
+    not exist); returns the latest change time (ctime) of what was copied, read after
+    reading it. Raises :class:`NotPlain` if anything is no longer what was scanned (a
+    link now, another file, grown); ``dest`` may then hold part of the copy: remove it.
+
+    >>> import tempfile; d = tempfile.mkdtemp(); open(f"{d}/a.ipynb", "w").write("{}")
+    2
+    >>> found = scan(d); _ = copy_checked(d, d + "-copy", found); open(d + "-copy/a.ipynb").read()
+    '{}'
+    >>> os.remove(f"{d}/a.ipynb"); os.symlink("/etc/passwd", f"{d}/a.ipynb")
+    >>> copy_checked(d, d + "-again", found)
+    Traceback (most recent call last):
+    plainfiles.NotPlain: a.ipynb changed while it was collected (not a regular file any more: [Errno 40] Too many levels of symbolic links: 'a.ipynb')
+    """
+    fds: dict[str, int] = {}
+    latest = 0.0
+    try:
+        for entry in entries:
+            parent, name = os.path.split(entry.path)
+            target = os.path.normpath(os.path.join(dest, entry.path))
+            try:
+                fd = (os.open(src, OPEN | os.O_DIRECTORY) if entry.path == "."
+                      else os.open(name, OPEN | (os.O_DIRECTORY if entry.is_dir else 0),
+                                   dir_fd=fds[parent or "."]))
+            except OSError as e:
+                raise NotPlain(f"{entry.path} changed while it was collected (not a "
+                               f"{'directory' if entry.is_dir else 'regular file'} any more: {e})") from None
+            if entry.is_dir:
+                fds[entry.path] = fd
+                _same(fd, entry)
+                os.mkdir(target, dir_mode)
+                os.chmod(target, dir_mode)  # mkdir's mode passes through the umask
+                continue
+            try:
+                _same(fd, entry)
+                _copy_fd(fd, target, entry, file_mode)
+                latest = max(latest, os.fstat(fd).st_ctime)
+            finally:
+                os.close(fd)
+        for fd in fds.values():
+            latest = max(latest, os.fstat(fd).st_ctime)
+    finally:
+        for fd in fds.values():
+            os.close(fd)
+    return latest
+
+
+def copy_file(src: str, dest: str) -> None:
+    """Copy the regular file ``src`` (never a link's target) into the new file ``dest``
+    (mode 0600); :class:`NotPlain` if ``src`` is anything else.
+
+    >>> import tempfile; d = tempfile.mkdtemp(); os.symlink("/etc/passwd", f"{d}/a")
+    >>> copy_file(f"{d}/a", f"{d}/b")
+    Traceback (most recent call last):
+    plainfiles.NotPlain: a is a symbolic link, not a regular file
+    """
+    name = os.path.basename(src)
+    st = os.lstat(src)
+    if not stat.S_ISREG(st.st_mode):
+        raise NotPlain(f"{name} is {kind(st.st_mode)}, not a regular file")
+    entry = Entry(name, False, st.st_size, (st.st_dev, st.st_ino), st.st_ctime)
+    try:
+        fd = os.open(src, OPEN)
+    except OSError as e:
+        raise NotPlain(f"{name} changed while it was collected ({e})") from None
+    try:
+        _same(fd, entry)
+        _copy_fd(fd, dest, entry, 0o600)
+    finally:
+        os.close(fd)
+
+
+def _copy_fd(fd: int, target: str, entry: Entry, mode: int) -> None:
+    """At most ``entry.size`` bytes of ``fd`` into a new file; refused if there are more."""
+    out = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
+    try:
+        left = entry.size
+        while left > 0:
+            block = os.read(fd, min(CHUNK, left))
+            if not block:
+                break
+            os.write(out, block)
+            left -= len(block)
+        if os.read(fd, 1):
+            raise NotPlain(f"{entry.path} grew while it was collected (past the {entry.size} bytes checked)")
+        os.fchmod(out, mode)
+    finally:
+        os.close(out)
+
+
+# ---------------------------------------------------------------------------------------
+# Archives
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Member:
+    name: str      # the member's own name in the archive
+    path: str      # where it goes, relative, checked
+    is_dir: bool
+    size: int
+
+
+def member_path(name: str) -> str | None:
+    """The relative path an archive member may be written to, or None if its name is
+    absolute or climbs out (``..``).
+
+    >>> member_path("alice/chars.ipynb"), member_path("/etc/cron.d/x"), member_path("a/../../x")
+    ('alice/chars.ipynb', None, None)
+    """
+    name = name.replace("\\", "/")
+    parts = [p for p in name.split("/") if p not in ("", ".")]
+    if name.startswith("/") or (parts and ":" in parts[0]) or ".." in parts or not parts:
+        return None
+    return "/".join(parts)
+
+
+def archive_members(path: str, *, max_bytes: int, max_file_bytes: int = 0,
+                    max_ratio: float = 100) -> tuple[list[Member], list[tuple[str, str]]]:
+    """(members to extract, [(name, why refused)]) of the zip or tar ``path``.
+
+    A link, device or FIFO entry, an absolute name or one with ``..``, or a file over
+    ``max_file_bytes`` is refused alone; the whole archive raises :class:`NotPlain` when
+    it is no zip or tar, or when it unpacks to more than ``max_bytes`` or to more than
+    ``max_ratio`` times its own size (above 1 MB): a zip bomb.
+
+    >>> import io, tempfile; p = tempfile.mkdtemp() + "/a.zip"
+    >>> with zipfile.ZipFile(p, "w") as z:
+    ...     z.writestr("alice_chars.ipynb", "{}"); z.writestr("../evil", "x")
+    >>> ok, refused = archive_members(p, max_bytes=10**6); [m.path for m in ok], refused
+    (['alice_chars.ipynb'], [('../evil', 'an absolute path or one with ..')])
+    """
+    refused, members = [], []
+    for name, mode, size in _listing(path):
+        where = member_path(name)
+        if where is None:
+            refused.append((name, "an absolute path or one with .."))
+        elif mode is not None and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            refused.append((name, f"{kind(mode)}, not a regular file"))
+        elif max_file_bytes and size > max_file_bytes:
+            refused.append((name, f"{size} bytes, over the cap of {max_file_bytes}"))
+        else:
+            members.append(Member(name, where, stat.S_ISDIR(mode or stat.S_IFREG), size))
+    total, packed = sum(m.size for m in members), max(os.path.getsize(path), 1)
+    if total > max_bytes or (total > 10**6 and total > max_ratio * packed):
+        raise NotPlain(f"unpacks to {total} bytes from {packed} (caps: {max_bytes} bytes, "
+                       f"ratio {max_ratio:g}): a zip bomb?")
+    return members, refused
+
+
+def _listing(path: str) -> list[tuple[str, int | None, int]]:
+    """(name, mode or None for "a file", uncompressed size) of each member."""
+    if zipfile.is_zipfile(path):
+        with zipfile.ZipFile(path) as z:
+            out = []
+            for info in z.infolist():
+                mode = info.external_attr >> 16 if info.create_system == 3 else 0
+                if not stat.S_IFMT(mode):  # no Unix type recorded: a file or a directory
+                    mode = stat.S_IFDIR if info.is_dir() else stat.S_IFREG
+                out.append((info.filename, mode, info.file_size))
+            return out
+    try:
+        with tarfile.open(path) as t:
+            return [(m.name, _tar_mode(m), m.size) for m in t.getmembers()]
+    except (tarfile.TarError, OSError, EOFError) as e:
+        raise NotPlain(f"is neither a zip nor a tar archive ({e})") from None
+
+
+def _tar_mode(m: tarfile.TarInfo) -> int:
+    types = {tarfile.REGTYPE: stat.S_IFREG, tarfile.AREGTYPE: stat.S_IFREG, tarfile.DIRTYPE: stat.S_IFDIR,
+             tarfile.SYMTYPE: stat.S_IFLNK, tarfile.LNKTYPE: stat.S_IFLNK, tarfile.FIFOTYPE: stat.S_IFIFO,
+             tarfile.CHRTYPE: stat.S_IFCHR, tarfile.BLKTYPE: stat.S_IFBLK}
+    return types.get(m.type, stat.S_IFSOCK)  # anything else: refused as special
+
+
+def extract_members(path: str, dest: str, members: list[Member]) -> list[str]:
+    """Write ``members`` of the archive ``path`` under ``dest`` as new plain files (mode
+    0600, directories 0700), each cut at its listed size; the paths written."""
+    written = []
+    with (zipfile.ZipFile(path) if zipfile.is_zipfile(path) else tarfile.open(path)) as arc:
+        for m in members:
+            target = os.path.join(dest, m.path)
+            if m.is_dir:
+                os.makedirs(target, 0o700, exist_ok=True)
+                continue
+            os.makedirs(os.path.dirname(target), 0o700, exist_ok=True)
+            source = arc.open(m.name) if isinstance(arc, zipfile.ZipFile) else arc.extractfile(m.name)
+            with source, open(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
+                                      0o600), "wb") as out:
+                left = m.size
+                while left > 0 and (block := source.read(min(CHUNK, left))):
+                    out.write(block)
+                    left -= len(block)
+                if source.read(1):
+                    raise NotPlain(f"{m.name} unpacks to more than the {m.size} bytes it says")
+            written.append(target)
+    return written
