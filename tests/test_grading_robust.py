@@ -6,7 +6,7 @@ alone (issue 34, F7 and F8), on a released copy of ``chars``:
   the report are written anew: a report left by an earlier run is replaced, and the new
   one says when it was made and by which run;
 - while ``grade.py`` grades (as root here: the kernel runs as a uid of its own), another
-  user polls ``/tmp`` for the sandbox's folders and tries to list them and read every file
+  user polls the grader's temporary directory (``TMPDIR``, open to all like ``/tmp``) for the sandbox's folders and tries to list them and read every file
   in them: it sees the folders come and go and reads nothing (the reviewer's poller read
   another student's files and the hidden tests' inputs, ``grading/cases.json``).
 
@@ -38,11 +38,11 @@ seen, read, listed = set(), [], []
 end = time.monotonic() + float(sys.argv[1])
 while time.monotonic() < end and not os.path.exists(sys.argv[2]):
     try:
-        names = [n for n in os.listdir("/tmp") if n.startswith("tokgrade-")]
+        names = [n for n in os.listdir(sys.argv[3]) if n.startswith("tokgrade-")]
     except OSError:
         names = []
     for n in names:
-        top = os.path.join("/tmp", n)
+        top = os.path.join(sys.argv[3], n)
         seen.add(n)
         for d, dirs, files in os.walk(top):  # os.walk says nothing of what it cannot list
             listed.append(d)
@@ -115,13 +115,18 @@ def test_deep_json_fails_alone_and_the_report_is_new(course):
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="another user polls the grader's files: needs root")
 def test_another_user_reads_nothing_of_grading_while_it_runs(course):
-    signals = Path(tempfile.mkdtemp(prefix="poll-signal-", dir="/tmp"))  # the poller's to see
+    # This run's temporary directory (TMPDIR), open to all like /tmp: the poller watches it
+    # and no other grading that may run on the machine meanwhile.
+    signals = Path(tempfile.mkdtemp(prefix="poll-", dir="/tmp"))
     signals.chmod(0o755)
-    stop = signals / "stop"
-    poller = subprocess.Popen(["runuser", "-u", "nobody", "--", "/usr/bin/python3", "-c", POLLER, "300", str(stop)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    stop, tmp = signals / "stop", signals / "tmp"
+    tmp.mkdir(mode=0o1777)
+    tmp.chmod(0o1777)
+    poller = subprocess.Popen(["runuser", "-u", "nobody", "--", "/usr/bin/python3", "-c", POLLER, "300", str(stop),
+                               str(tmp)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        proc = run([sys.executable, "autograder/grade.py", "chars", "--student=alice", "--jobs=1", "--quiet"], course)
+        proc = subprocess.run([sys.executable, "autograder/grade.py", "chars", "--student=alice", "--jobs=1",
+                               "--quiet"], cwd=course, capture_output=True, text=True, env={**os.environ, "TMPDIR": str(tmp)})
         assert "graded 1 notebooks" in proc.stderr, proc.stderr[-3000:]
     finally:
         stop.touch()
