@@ -54,7 +54,7 @@ c.Authenticator.allowed_users = {INSTRUCTOR, *STUDENTS}
 #
 # Each server also has a mount namespace of its own (private_mounts.py): its own /tmp,
 # /var/tmp and /dev/shm (tmpfs, size-capped, counted in its memory cap, gone when it
-# stops), and, for a student, the exchange read-only except the course's inbound, which
+# stops), and, for a student, the exchange's course read-only except its inbound, which
 # is the student's own directory on their own disk: try_hub.sh gives each student a
 # loop-mounted ext4 image of TOKHUB_STUDENT_DISK (256M) at $USERS/<student>/, whose home/
 # is bound on /home/<student> and whose inbound/ is bound here on the course's inbound.
@@ -73,7 +73,11 @@ TMPFS = os.environ.get("TOKHUB_STUDENT_TMPFS", "256M")
 c.CappedSpawner.private_tmpfs = {"/tmp": TMPFS, "/var/tmp": TMPFS, "/dev/shm": TMPFS}
 if os.path.isdir("/run/lock"):  # world-writable on Debian: on / when /run is not a tmpfs
     c.CappedSpawner.private_tmpfs["/run/lock"] = "1M"
-c.CappedSpawner.read_only_paths = [EXCHANGE]
+# nbgrader wants the exchange's root writable by all (its ensure_root): a student's server
+# has a 1 MiB tmpfs of its own there, in which the course's directory is read-only and
+# its inbound is the student's own (private_mounts.py opens both before hiding the root).
+c.CappedSpawner.private_tmpfs[EXCHANGE] = "1M"
+c.CappedSpawner.read_only_paths = [f"{EXCHANGE}/{COURSE_ID}"]
 c.CappedSpawner.bind_paths = {f"{EXCHANGE}/{COURSE_ID}/inbound": f"{USERS}/{{username}}/inbound"}
 
 
@@ -86,7 +90,7 @@ def instructor_caps(spawner) -> None:
         spawner.tasks_limit = 2048
         spawner.cpu_limit = None
         size = os.environ.get("TOKHUB_INSTRUCTOR_TMPFS", "2G")
-        spawner.private_tmpfs = {path: size for path in spawner.private_tmpfs}
+        spawner.private_tmpfs = {path: size for path in spawner.private_tmpfs if path != EXCHANGE}
         spawner.read_only_paths = []
         spawner.bind_paths = {}
 

@@ -15,11 +15,17 @@ cgroup, still root, before it becomes the user. It
 3. mounts a tmpfs of its own, ``mode=1777``, ``size=`` as configured, on each of
    ``tmpfs`` (e.g. /tmp, /var/tmp, /dev/shm): a write past the size fails with ENOSPC,
    and its pages are charged to the writer's memory cgroup (the server's cap counts them);
-4. bind-mounts each of ``read_only`` onto itself read-only (the exchange: fetch and
-   fetch_feedback read it; no one writes it from this server);
+4. bind-mounts each of ``read_only`` onto itself read-only (the exchange's course
+   directory: fetch and fetch_feedback read it; no one writes it from this server);
 5. bind-mounts each ``source`` of ``binds`` onto its target (the course's ``inbound``
    from a directory on the user's own size-capped file system, so a submission counts in
    the user's disk cap and nowhere else).
+
+The directories of steps 4 and 5 are opened before step 3, so a tmpfs may hide what they
+are in: nbgrader insists that the exchange's root be writable by everyone (its
+``ensure_root``), so a student's server gets a tiny tmpfs of its own there, and in it the
+real course directory, read-only, with the student's own inbound in that. A target a
+tmpfs hid is made in it (root's, 0755).
 
 When the last process of the server dies (the spawner's stop kills its whole cgroup), the
 namespace goes, and with it the tmpfs mounts and their pages.
@@ -27,7 +33,8 @@ namespace goes, and with it the tmpfs mounts and their pages.
 Every step fails with :class:`MountError`, whose message says what failed and how to fix
 it; the spawner then refuses to start the server (fail closed). Example (as root)::
 
-    enter(tmpfs={"/tmp": "256M", "/dev/shm": "64M"}, read_only=["/srv/exchange"],
+    enter(tmpfs={"/tmp": "256M", "/dev/shm": "64M", "/srv/exchange": "1M"},
+          read_only=["/srv/exchange/course"],
           binds={"/srv/exchange/course/inbound": "/srv/users/alice/inbound"})
 """
 
@@ -37,6 +44,7 @@ import ctypes
 import ctypes.util
 import os
 
+O_PATH = getattr(os, "O_PATH", 0o10000000)
 CLONE_NEWNS = 0x00020000
 MS_RDONLY = 0x1
 MS_NOSUID = 0x2
@@ -89,14 +97,24 @@ def mount_tmpfs(target: str, size: str) -> None:
     _mount("tokhub-tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, f"size={size},mode=1777")
 
 
-def bind(source: str, target: str, *, read_only: bool = False) -> None:
-    """``source`` seen at ``target`` (both existing directories), read-only if asked."""
-    for path in (source, target):
-        if not os.path.isdir(path):
-            raise MountError(f"cannot bind {source} on {target}: {path} is not a directory (the "
-                             "hub's recipe makes both before the first server starts: "
-                             "autograder/hub/try_hub.sh)")
-    _mount(source, target, None, MS_BIND | MS_REC)
+def hold(source: str) -> int:
+    """An ``O_PATH`` descriptor of the directory ``source``: :func:`bind` binds it even
+    once a tmpfs hides its path."""
+    try:
+        return os.open(source, O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as e:
+        raise MountError(f"cannot bind {source}: {e.strerror} (the hub's recipe makes it before "
+                         "the first server starts: autograder/hub/try_hub.sh)") from e
+
+
+def bind(source: str, target: str, *, read_only: bool = False, fd: int | None = None) -> None:
+    """``source`` (or the directory ``fd`` holds: :func:`hold`) seen at ``target``,
+    read-only if asked; ``target`` is made if missing (in a fresh tmpfs)."""
+    try:
+        os.makedirs(target, mode=0o755, exist_ok=True)
+    except OSError as e:
+        raise MountError(f"cannot bind {source} on {target}: {e.strerror}") from e
+    _mount(source if fd is None else f"/proc/self/fd/{fd}", target, None, MS_BIND | MS_REC)
     if read_only:  # a bind mount takes MS_RDONLY only in a remount of its own
         _mount(None, target, None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
 
@@ -106,10 +124,16 @@ def enter(*, tmpfs: dict[str, str], read_only: list[str] = (), binds: dict[str, 
     directory to its size, ``read_only`` lists directories seen read-only, ``binds`` maps
     a target to the source seen there (after ``read_only``: a bind inside a read-only
     directory stays writable when its source is)."""
+    binds = binds or {}
     unshare_mounts()
-    for target, size in tmpfs.items():
-        mount_tmpfs(target, size)
-    for path in read_only:
-        bind(path, path, read_only=True)
-    for target, source in (binds or {}).items():
-        bind(source, target)
+    held = {path: hold(path) for path in [*read_only, *binds.values()]}
+    try:
+        for target, size in tmpfs.items():
+            mount_tmpfs(target, size)
+        for path in read_only:
+            bind(path, path, read_only=True, fd=held[path])
+        for target, source in binds.items():
+            bind(source, target, fd=held[source])
+    finally:
+        for fd in held.values():
+            os.close(fd)

@@ -262,6 +262,7 @@ write_config() {  # path, owner, mode; the text on stdin
 make_disk() {
     local user=$1 top=$USERS/$1
     mkdir -p "$DISKS" "$top" "/home/$user"
+    chown "$user:" "/home/$user"  # the mount point too: userdel -r removes only a home of the user's
     chmod 700 "$DISKS" "/home/$user"
     truncate -s "$DISK_SIZE" "$DISKS/$user.img"
     mkfs.ext4 -q -F -m 0 -L "$user" "$DISKS/$user.img"  # -m 0: every block the student's
@@ -339,13 +340,14 @@ EOF
         # the working tree's files, tracked or new, without what .gitignore leaves out
         # (.venv, gradebook.db, submitted/...): what a clone of the course would hold
         (cd "$REPO" && git ls-files -z --cached --others --exclude-standard \
-            | while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done \
+            | while IFS= read -r -d '' f; do [ -e "$f" ] && [ "$f" != .venv ] && printf '%s\0' "$f"; done \
             | tar --null --no-recursion -T - -cf -) | tar -xf - -C "$course"
     else
         (cd "$REPO" && tar --exclude=./.venv --exclude=./_build --exclude='*/node_modules' -cf - .) \
             | tar -xf - -C "$course"
     fi
-    ln -s "$VENV" "$course/.venv"  # the hub's environment is the course's (kernel in .venv/kernel)
+    # -n: a .venv symlink of the working tree (a git worktree's) is replaced, not followed
+    ln -sfn "$VENV" "$course/.venv"  # the hub's environment is the course's (kernel in .venv/kernel)
     chown -R "$INSTRUCTOR:" "$course"
     chown -h "$INSTRUCTOR:" "$course/.venv"
     chmod 700 "$course"
