@@ -523,7 +523,9 @@ def test_a_students_busy_loops_leave_others_their_cpu(alice, bob):
     pids: list[int] = []
     try:
         status, shown = bob.type(f"rm -f ~/{BUSY_PIDS}; for i in $(seq 20); do setsid sh -c "
-                                 f"'echo $$ >> ~/{BUSY_PIDS}; while :; do :; done' </dev/null >/dev/null 2>&1 & done")
+                                 f"'echo $$ >> ~/{BUSY_PIDS}; while :; do :; done' </dev/null >/dev/null 2>&1 & done; "
+                                 # the terminal goes when this line ends: not before each loop is its own
+                                 f"until [ \"$(cat ~/{BUSY_PIDS} 2>/dev/null | wc -l)\" -ge 20 ]; do sleep 0.1; done")
         assert status == 0, shown
         wait_for(lambda: pid_file.exists() and len(pid_file.read_text().split()) == 20, "bob's 20 loops")
         pids = [int(x) for x in pid_file.read_text().split()]
