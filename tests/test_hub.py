@@ -474,7 +474,7 @@ def test_a_students_memory_hog_dies_alone(alice, bob):
 # --- Issue 34: CPU, /dev/shm, disk and the exchange, per server -----------------------
 
 BUSY_PIDS = "busy.pids"  # in bob's home: the pid of each of his busy loops
-TIMED = ("python -c 'import time; t = time.perf_counter(); sum(i * i for i in range(3_000_000)); "
+TIMED = ("python -c 'import time; t = time.perf_counter(); sum(i * i for i in range(8_000_000)); "
          "print(\"took=%.3f\" % (time.perf_counter() - t))'")
 
 
@@ -545,7 +545,7 @@ def test_a_students_busy_loops_leave_others_their_cpu(alice, bob):
         ratio = sorted(busy)[1] / sorted(idle)[1]
         print(f"alice idle {idle} s, busy {busy} s (bob's loops used {used} CPUs): "
               f"median ratio {ratio:.2f}", file=sys.stderr)
-        assert min(used) >= 0.5, f"bob's loops hardly ran while alice was timed: {used} CPUs"
+        assert sorted(used)[1] >= 0.5, f"bob's loops hardly ran while alice was timed: {used} CPUs"
         assert ratio <= 2, f"alice's computation took {ratio:.1f} times as long: idle {idle}, busy {busy}"
         for user in (ALICE, BOB):
             group = server_group(user, "cpu")
