@@ -223,12 +223,21 @@ release_disks() {
     fi
 }
 
-# The servers' groups, when the hub was killed before it could remove them.
+# The servers' groups, when the hub was killed before it could remove them: what is left
+# in them is killed, and they are removed, inner groups first, once the kernel has reaped
+# their processes (a few tries).
 remove_groups() {
-    local d
-    for d in /sys/fs/cgroup/*/ /sys/fs/cgroup/unified/; do
-        find "$d" -maxdepth 5 -depth -type d -name 'jupyterhub-user-tokhub-*' -exec rmdir {} + 2>/dev/null || true
+    local d groups
+    for _ in $(seq 1 20); do
+        groups=$(find /sys/fs/cgroup -maxdepth 6 -type d -name 'jupyterhub-user-tokhub-*' 2>/dev/null || true)
+        [ -n "$groups" ] || return 0
+        for d in $groups; do
+            find "$d" -name cgroup.procs -exec cat {} + 2>/dev/null | xargs -r kill -KILL 2>/dev/null || true
+            find "$d" -depth -type d -exec rmdir {} + 2>/dev/null || true
+        done
+        sleep 0.25
     done
+    say "could not remove the groups $groups"
 }
 
 # useradd and userdel keep the previous /etc/passwd, shadow, group and gshadow as backups
