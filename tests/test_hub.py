@@ -3,11 +3,12 @@ the exchange, grading, the formgrader, feedback, and what a student can and cann
 
 ``autograder/hub/try_hub.sh start`` (as root) builds the hub's environment (once; reused
 while its inputs do not change; no tokref in it), creates the Linux users
-``tokhub-instructor``, ``tokhub-alice`` and ``tokhub-bob``, the exchange (mode 1777), the
+``tokhub-instructor``, ``tokhub-alice`` and ``tokhub-bob`` (each student's home on a disk
+image of its own), the exchange (mode 1777, with the course's folder made), the
 instructor's private copy of the course with ``chars`` and ``capstone`` generated, and
 starts JupyterHub 6.1.1 on 127.0.0.1 (PAM login, ``CappedSpawner``: each server in a cgroup
-of its own, the instructor's delegated to them). ``try_hub.sh stop`` ends it and removes
-the users, also when a test fails.
+of its own, the instructor's delegated to them, and a mount namespace of its own).
+``try_hub.sh stop`` ends it and removes the users, also when a test fails.
 
 What goes over HTTP, as in the browser (``requests``, and tornado's websocket client for
 the terminals): logging in through the hub's login form, a token from the hub's API,
@@ -27,6 +28,13 @@ alice submits the instructor's solutions (full marks; her capstone answers then 
 manual grade), bob a ``chars`` whose Part 4 is wrong and which, when graded, writes a marker
 into its home directory and tries to read the course's source, the same ``chars`` again in
 alice's name (set aside when collected: alice keeps 10/10), and ``capstone`` as released.
+What a student's server cannot take from the others (issue 34): twenty ``setsid`` busy
+loops in bob's terminal leave alice's computation within twice its time (each server an
+equal CPU share, a student at most 1 CPU); 600 MB written to bob's home, /tmp and inbound
+stop at their caps (his 256 MiB disk image, his server's own 256 MiB tmpfs); his /dev/shm
+is his server's own and goes with it when it restarts; exchange/tokenization is the
+instructor's before the first release and read-only in bob's server but for his inbound,
+which is on his own disk (the instructor's collect reads it: ``extra_inbound``).
 Skipped when not root or without ``useradd``; needs Node.js and npm (the proxy), bubblewrap
 (grading) and cgroup v1 or v2 with memory and pids (the servers' caps). About 3 minutes on
 2 cores once the environment exists; its first build adds about a minute. With
