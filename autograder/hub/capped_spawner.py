@@ -19,15 +19,15 @@ student fills the shared /dev/shm, restarts, and fills it again (issue 34).
   equally, whatever their number of processes or sessions). Without a cpu controller the
   group has memory and pids only, unless ``cpu_limit`` is set (then the server does not
   start);
+- the server's process enters the group in ``preexec_fn``, still root, before it drops to
+  the user and before it execs: every process the server starts (kernels, terminals,
+  what they fork) is born inside, and a user cannot move out (the groups above are root's);
 - in ``preexec_fn``, after entering the group, the server gets a mount namespace of its
   own (``private_mounts.py``): a fresh, size-capped tmpfs on each of
   :attr:`CappedSpawner.private_tmpfs` (/tmp, /var/tmp, /dev/shm; their pages count in
   the memory cap too), the directories of :attr:`CappedSpawner.read_only_paths` read-only
-  (the exchange) and :attr:`CappedSpawner.bind_paths` bound in (the course's inbound from
+  (the exchange's course folder) and :attr:`CappedSpawner.bind_paths` bound in (the course's inbound from
   the user's own size-capped disk); all of it goes with the server's last process;
-- the server's process enters the group in ``preexec_fn``, still root, before it drops to
-  the user and before it execs: every process the server starts (kernels, terminals,
-  what they fork) is born inside, and a user cannot move out (the groups above are root's);
 - for the users of :attr:`CappedSpawner.delegate` (the instructors), the group is theirs
   (cgroup delegation): ``grade.py`` run from their server, or the formgrader's Autograde,
   makes a group per submission inside it (``cgroups.find_mechanism`` finds it), so each
@@ -49,8 +49,9 @@ jupyterhub_config.py::
     c.Spawner.cpu_limit = 1
     c.CappedSpawner.tasks_limit = 256
     c.CappedSpawner.delegate = {"tokhub-instructor"}
-    c.CappedSpawner.private_tmpfs = {"/tmp": "256M", "/var/tmp": "64M", "/dev/shm": "256M"}
-    c.CappedSpawner.read_only_paths = ["/srv/nbgrader/exchange"]
+    c.CappedSpawner.private_tmpfs = {"/tmp": "256M", "/var/tmp": "64M", "/dev/shm": "256M",
+                                     "/srv/nbgrader/exchange": "1M"}  # nbgrader wants it writable
+    c.CappedSpawner.read_only_paths = ["/srv/nbgrader/exchange/course"]
     c.CappedSpawner.bind_paths = {"/srv/nbgrader/exchange/course/inbound": "/srv/users/{username}/inbound"}
 """
 
