@@ -40,7 +40,7 @@ import os
 import pwd
 
 from nbgrader.exchange.default.collect import ExchangeCollect
-from traitlets import Integer, List, Unicode
+from traitlets import Integer
 
 from events import (CHANGED_AFTER, NOT_COLLECTED, SUBMITTED_AS_OTHER, GradingEvent,
                     replace_collect_events)
@@ -89,12 +89,8 @@ class CheckedExchangeCollect(ExchangeCollect):
         "timestamp.txt (nbgrader's submit writes the time first, then copies the files) "
         "before it is flagged and its later time is used").tag(config=True)
 
-    # TEMP: stand-in for extra_inbound (another branch adds the real one)
-    extra_inbound = List(Unicode(), help="TEMP stand-in: glob patterns of more inbound directories").tag(config=True)
-
     def _path_to_record(self, path):
         record = super()._path_to_record(path)
-        record["filename"] = path  # TEMP: absolute, so os.path.join(inbound, filename) is it
         if self.check_owner:
             others = foreign_owners(path, record["username"])
             if others:
@@ -104,19 +100,7 @@ class CheckedExchangeCollect(ExchangeCollect):
 
     def init_src(self):
         self._copied: list[tuple[str, str]] = []
-        import glob as globmod
-        import types
-        import nbgrader.exchange.default.collect as base
-
-        def glob_all(pattern):  # TEMP stand-in
-            name = os.path.basename(pattern)
-            return globmod.glob(pattern) + [f for d in self.extra_inbound for top in globmod.glob(d)
-                                            for f in globmod.glob(os.path.join(top, name))]
-        base.glob = types.SimpleNamespace(glob=glob_all)
-        try:
-            super().init_src()
-        finally:
-            base.glob = globmod
+        super().init_src()
 
     def do_copy(self, src, dest):
         super().do_copy(src, dest)
