@@ -24,6 +24,13 @@ A sandbox's kernel is started by a shell that moves itself into its group(s) and
 ``exec``s bubblewrap (:meth:`Cap.wrap`): every process the notebook starts is born inside.
 When the kernel ends, :meth:`Cap.close` reads what the group saw (OOM kills, a task
 limit hit) and removes the group.
+
+The hub's servers (``hub/capped_spawner.py``) also ask for the CPU controller
+(``find_mechanism(cpu=True)``, ``open_cap(..., cpu=1.0)``): each server's group is then
+in the ``cpu`` hierarchy too (v1; v2: the ``cpu`` controller enabled), an equal share for
+each (``cpu.shares`` / ``cpu.weight`` left at their defaults) and at most ``cpu`` CPUs
+(``cpu.cfs_quota_us`` / ``cpu.max``). The sandbox asks for neither: its submissions run
+within their server's (or the grader's) CPU share.
 """
 
 from __future__ import annotations
@@ -44,7 +51,8 @@ ENTER_FAILED = 97  # the exit status of a kernel that could not enter its group
 class Mechanism:
     """What this machine offers: ``name`` (see the module docstring), ``detail`` (what
     was found; for ``none``, why and how to get a cgroup), and the parent directories
-    in which the groups are made (``cgroup2``: one; ``cgroup1``: memory, pids)."""
+    in which the groups are made (``cgroup2``: one; ``cgroup1``: memory, pids, and cpu
+    when :func:`find_mechanism` was asked for it)."""
 
     name: str
     detail: str
@@ -82,16 +90,18 @@ def _writable(path: str) -> bool:
     return os.path.isdir(path) and os.access(path, os.W_OK | os.X_OK)
 
 
-def _v2_parent(mount: str, group: str = "tokgrade") -> str | None:
-    """``<mount>/<group>`` with memory and pids enabled for its children, or None."""
+def _v2_parent(mount: str, group: str = "tokgrade", cpu: bool = False) -> str | None:
+    """``<mount>/<group>`` with memory and pids (and cpu, when asked) enabled for its
+    children, or None."""
+    wanted = ["memory", "pids"] + (["cpu"] if cpu else [])
     controllers = Path(mount, "cgroup.controllers")
-    if not controllers.exists() or not {"memory", "pids"} <= set(controllers.read_text().split()):
+    if not controllers.exists() or not set(wanted) <= set(controllers.read_text().split()):
         return None
     parent = os.path.join(mount, group)
     try:
         os.makedirs(parent, exist_ok=True)
         for d in (mount, parent):  # the root may enable controllers despite its processes
-            Path(d, "cgroup.subtree_control").write_text("+memory +pids")
+            Path(d, "cgroup.subtree_control").write_text(" ".join(f"+{c}" for c in wanted))
     except OSError:
         return None
     return parent
@@ -126,10 +136,18 @@ def _systemd_works() -> bool:
         return False
 
 
-def find_mechanism(*, mounts_file: str = "/proc/self/mounts",
-                   cgroup_file: str = "/proc/self/cgroup", group: str = "tokgrade") -> Mechanism:
+def find_mechanism(*, mounts_file: str = "/proc/self/mounts", cgroup_file: str = "/proc/self/cgroup",
+                   group: str = "tokgrade", cpu: bool = False) -> Mechanism:
     """The best way this machine offers to cap a whole sandbox (see the module docstring);
-    ``group`` names root's cgroup v2 parent (the hub's servers use ``tokhub``)."""
+    ``group`` names root's cgroup v2 parent (the hub's servers use ``tokhub``). With
+    ``cpu``, a cgroup mechanism is returned only when it has the CPU controller too
+    (v1: a writable ``cpu`` hierarchy, the third of ``parents``; v2: ``cpu`` enabled),
+    for :func:`open_cap`'s ``cpu``; the delegated v2 subtree and systemd are not offered
+    then (they are the sandbox's, inside a server).
+
+    >>> find_mechanism(mounts_file="/nonexistent").name in ("none", "systemd")
+    True
+    """
     try:
         mounts, own = _mounts(mounts_file), _own_groups(cgroup_file)
     except OSError as e:
@@ -139,20 +157,26 @@ def find_mechanism(*, mounts_file: str = "/proc/self/mounts",
         why = "no cgroup file system is mounted" if not mounts else ""
     for point, kind, _ in mounts:
         if kind == "cgroup2" and _writable(point):
-            parent = _v2_parent(point, group)
+            parent = _v2_parent(point, group, cpu)
             if parent:
                 return Mechanism("cgroup2", f"cgroup v2 at {point}", (parent,))
-        elif kind == "cgroup2":
+        elif kind == "cgroup2" and not cpu:
             parent = _v2_delegated(point, own.get("", ""))
             if parent:
                 return Mechanism("cgroup2", f"cgroup v2, delegated to you at {parent}", (parent,))
-    v1 = {c: p for p, kind, opts in mounts if kind == "cgroup" for c in ("memory", "pids") if c in opts}
-    if {"memory", "pids"} <= set(v1):
-        parents = tuple(os.path.join(v1[c], own.get(c, "/").lstrip("/")) for c in ("memory", "pids"))
+    wanted = ("memory", "pids", "cpu") if cpu else ("memory", "pids")
+    v1 = {c: p for p, kind, opts in mounts if kind == "cgroup" for c in wanted if c in opts}
+    if set(wanted) <= set(v1):
+        parents = tuple(os.path.join(v1[c], own.get(c, "/").lstrip("/")) for c in wanted)
         if all(_writable(p) for p in parents):
             whose = "" if os.geteuid() == 0 else ", delegated to you"
-            return Mechanism("cgroup1", f"cgroup v1 memory and pids{whose} at {', '.join(parents)}",
+            return Mechanism("cgroup1", f"cgroup v1 {', '.join(wanted)}{whose} at {', '.join(parents)}",
                              parents)
+    if cpu:
+        why = why or "no writable cgroup hierarchy with the memory, pids and cpu controllers"
+        return Mechanism("none", f"no cgroup with a CPU controller: {why}. Run the hub as root on "
+                         "a machine whose cgroup v1 cpu, memory and pids hierarchies (or cgroup v2 "
+                         "with those controllers) are mounted writable")
     if os.geteuid() != 0 and _systemd_works():
         return Mechanism("systemd", "systemd-run --user --scope (cgroup v2 delegated to your user)")
     why = why or ("the cgroup hierarchies are not writable by this user and "
@@ -175,6 +199,7 @@ class Cap:
     memory_mb: int
     tasks: int
     dirs: list[str] = field(default_factory=list)
+    cpu: float | None = None  # the CPUs all its processes may use together (None: no cap)
 
     def describe(self) -> str:
         """The sentence the report shows, e.g. 'cgroup v1: 4096 MiB and 128 tasks ...'."""
@@ -203,6 +228,9 @@ class Cap:
                 seen.append(f"{oom} process(es) killed at the memory cap of {self.memory_mb} MiB")
             if _counter(d, "pids.events", "max"):
                 seen.append(f"a new process or thread refused at the cap of {self.tasks} tasks")
+            throttled = _counter(d, "cpu.stat", "nr_throttled")
+            if throttled and self.cpu:
+                seen.append(f"held to {self.cpu:g} CPU(s) in {throttled} periods of 0.1 s")
         for d in self.dirs:
             _remove(d)
         self.dirs = []
@@ -282,9 +310,33 @@ def delegate(dirs: list[str], uid: int, gid: int, *, v2: bool) -> list[str]:
     return [server]
 
 
-def open_cap(mechanism: Mechanism, *, memory_mb: int, tasks: int, name: str) -> Cap:
-    """Make the group(s) of one sandbox, called ``name``, with their limits."""
-    cap = Cap(mechanism, memory_mb, tasks)
+CPU_PERIOD_US = 100_000  # the scheduler's accounting period for a CPU cap (its default)
+
+
+def cpu_files(cpu: float | None) -> dict[str, str]:
+    """The files that cap a group at ``cpu`` CPUs (v1 and v2 names; each group has only
+    its own kind). None: no cap, and nothing is written.
+
+    >>> cpu_files(1.5)["cpu.max"], cpu_files(1.5)["cpu.cfs_quota_us"]
+    ('150000 100000', '150000')
+    >>> cpu_files(None)
+    {}
+    """
+    if cpu is None:
+        return {}
+    if cpu <= 0:
+        raise ValueError(f"a CPU cap must be positive, not {cpu} (None: no cap)")
+    quota = max(1000, round(cpu * CPU_PERIOD_US))  # the kernel's least quota is 1 ms
+    return {"cpu.cfs_period_us": str(CPU_PERIOD_US), "cpu.cfs_quota_us": str(quota),
+            "cpu.max": f"{quota} {CPU_PERIOD_US}"}
+
+
+def open_cap(mechanism: Mechanism, *, memory_mb: int, tasks: int, name: str,
+             cpu: float | None = None) -> Cap:
+    """Make the group(s) of one sandbox, called ``name``, with their limits; ``cpu``: at
+    most that many CPUs for all its processes together (the mechanism must have been
+    found with ``find_mechanism(cpu=True)``, else the cap is not applied)."""
+    cap = Cap(mechanism, memory_mb, tasks, cpu=cpu)
     if mechanism.name not in ("cgroup1", "cgroup2"):
         return cap
     limit = str(memory_mb * 2**20)
@@ -293,7 +345,8 @@ def open_cap(mechanism: Mechanism, *, memory_mb: int, tasks: int, name: str) -> 
         os.makedirs(d, exist_ok=True)
         cap.dirs.append(d)
         files = {"memory.max": limit, "memory.swap.max": "0", "pids.max": str(tasks),
-                 "memory.limit_in_bytes": limit, "memory.memsw.limit_in_bytes": limit}
+                 "memory.limit_in_bytes": limit, "memory.memsw.limit_in_bytes": limit,
+                 **cpu_files(cpu)}
         for f, value in files.items():
             path = Path(d, f)
             if path.exists():

@@ -3,11 +3,12 @@ the exchange, grading, the formgrader, feedback, and what a student can and cann
 
 ``autograder/hub/try_hub.sh start`` (as root) builds the hub's environment (once; reused
 while its inputs do not change; no tokref in it), creates the Linux users
-``tokhub-instructor``, ``tokhub-alice`` and ``tokhub-bob``, the exchange (mode 1777), the
+``tokhub-instructor``, ``tokhub-alice`` and ``tokhub-bob`` (each student's home on a disk
+image of its own), the exchange (mode 1777, with the course's folder made), the
 instructor's private copy of the course with ``chars`` and ``capstone`` generated, and
 starts JupyterHub 6.1.1 on 127.0.0.1 (PAM login, ``CappedSpawner``: each server in a cgroup
-of its own, the instructor's delegated to them). ``try_hub.sh stop`` ends it and removes
-the users, also when a test fails.
+of its own, the instructor's delegated to them, and a mount namespace of its own).
+``try_hub.sh stop`` ends it and removes the users, also when a test fails.
 
 What goes over HTTP, as in the browser (``requests``, and tornado's websocket client for
 the terminals): logging in through the hub's login form, a token from the hub's API,
@@ -27,6 +28,13 @@ alice submits the instructor's solutions (full marks; her capstone answers then 
 manual grade), bob a ``chars`` whose Part 4 is wrong and which, when graded, writes a marker
 into its home directory and tries to read the course's source, the same ``chars`` again in
 alice's name (set aside when collected: alice keeps 10/10), and ``capstone`` as released.
+What a student's server cannot take from the others (issue 34): twenty ``setsid`` busy
+loops in bob's terminal leave alice's computation within twice its time (each server an
+equal CPU share, a student at most 1 CPU); 600 MB written to bob's home, /tmp and inbound
+stop at their caps (his 256 MiB disk image, his server's own 256 MiB tmpfs); his /dev/shm
+is his server's own and goes with it when it restarts; exchange/tokenization is the
+instructor's before the first release and read-only in bob's server but for his inbound,
+which is on his own disk (the instructor's collect reads it: ``extra_inbound``).
 Skipped when not root or without ``useradd``; needs Node.js and npm (the proxy), bubblewrap
 (grading) and cgroup v1 or v2 with memory and pids (the servers' caps). About 3 minutes on
 2 cores once the environment exists; its first build adds about a minute. With
@@ -59,6 +67,7 @@ PREFIX = Path("/opt/tokhub")  # try_hub.sh's default
 VENV = PREFIX / "venv"
 RUN = PREFIX / "run"
 EXCHANGE = RUN / "exchange"
+USERS = RUN / "users"  # <student>/: the student's own disk (home/, inbound/)
 CONFIG = RUN / "etc" / "jupyter"
 INSTRUCTOR, ALICE, BOB = "tokhub-instructor", "tokhub-alice", "tokhub-bob"
 COURSE = Path(f"/home/{INSTRUCTOR}/tokenization")
@@ -370,7 +379,7 @@ def test_bob_fetches_and_submits_in_a_terminal(bob):
         assert status == 0, shown
     status, shown = bob.type(f"nbgrader submit chars --course {COURSE_ID} --student {ALICE}")
     assert status == 0, shown  # nbgrader's submit lets him (nbgrader issue 1097)
-    inbound = EXCHANGE / COURSE_ID / "inbound"
+    inbound = USERS / BOB / "inbound"  # what his server sees as the exchange's inbound
     forged = [p for p in inbound.iterdir() if p.name.startswith(f"{ALICE}+chars+")
               and p.stat().st_uid == pwd.getpwnam(BOB).pw_uid]
     assert len(forged) == 1, sorted(p.name for p in inbound.iterdir())
@@ -470,10 +479,181 @@ def test_a_students_memory_hog_dies_alone(alice, bob):
         assert r.status_code == 200, (user.name, r.status_code)
 
 
+# --- Issue 34: CPU, /dev/shm, disk and the exchange, per server -----------------------
+
+BUSY_PIDS = "busy.pids"  # in bob's home: the pid of each of his busy loops
+TIMED = ("python -c 'import time; t = time.perf_counter(); sum(i * i for i in range(8_000_000)); "
+         "print(\"took=%.3f\" % (time.perf_counter() - t))'")
+
+
+def timed_run(user: User) -> float:
+    """Seconds of a fixed pure-Python computation (about 0.5 s alone) in ``user``'s terminal."""
+    status, shown = user.type(TIMED)
+    found = re.search(r"took=(\d+\.\d+)", shown)
+    assert status == 0 and found, shown
+    return float(found.group(1))
+
+
+def cpu_ticks(pids: list[int]) -> int:
+    """User and system clock ticks the processes used so far (those still alive)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total
+
+
+def signal_all(pids: list[int], sig: int) -> None:
+    for pid in pids:
+        try:
+            os.kill(pid, sig)
+        except ProcessLookupError:
+            pass
+
+
+def wait_for(check, what: str, timeout: float = 60) -> None:
+    end = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < end, f"{what}: not in {timeout} s"
+        time.sleep(0.1)
+
+
+def test_a_students_busy_loops_leave_others_their_cpu(alice, bob):
+    """F9: twenty busy loops in bob's terminal, each in a session of its own (`setsid`),
+    against a fixed computation in alice's: her median time with bob's loops running is at
+    most twice her median time with them stopped (SIGSTOP), measured in turns. Each
+    server has the same CPU weight and a student at most 1 CPU: without it, the kernel's
+    autogroups give each of bob's sessions as much as alice's."""
+    pid_file = Path(pwd.getpwnam(BOB).pw_dir) / BUSY_PIDS
+    pids: list[int] = []
+    try:
+        status, shown = bob.type(f"rm -f ~/{BUSY_PIDS}; for i in $(seq 20); do setsid sh -c "
+                                 f"'echo $$ >> ~/{BUSY_PIDS}; while :; do :; done' </dev/null >/dev/null 2>&1 & done; "
+                                 # the terminal goes when this line ends: not before each loop is its own
+                                 f"until [ \"$(cat ~/{BUSY_PIDS} 2>/dev/null | wc -l)\" -ge 20 ]; do sleep 0.1; done")
+        assert status == 0, shown
+        wait_for(lambda: pid_file.exists() and len(pid_file.read_text().split()) == 20, "bob's 20 loops")
+        pids = [int(x) for x in pid_file.read_text().split()]
+        tick = os.sysconf("SC_CLK_TCK")
+        idle, busy, used = [], [], []
+        for _ in range(3):
+            signal_all(pids, 19)  # SIGSTOP
+            wait_for(lambda: all(Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()[0] == "T"
+                                 for p in pids), "bob's loops stopped")
+            idle.append(timed_run(alice))
+            signal_all(pids, 18)  # SIGCONT
+            start = cpu_ticks(pids)
+            wait_for(lambda: cpu_ticks(pids) - start >= tick // 5, "bob's loops running again")
+            start, t0 = cpu_ticks(pids), time.monotonic()
+            busy.append(timed_run(alice))
+            used.append((cpu_ticks(pids) - start) / tick / (time.monotonic() - t0))
+        ratio = sorted(busy)[1] / sorted(idle)[1]
+        print(f"alice idle {idle} s, busy {busy} s (bob's loops used {used} CPUs): "
+              f"median ratio {ratio:.2f}", file=sys.stderr)
+        # 1 CPU when the machine is idle; less when other work shares it (0.5 seen)
+        assert sorted(used)[1] >= 0.3, f"bob's loops hardly ran while alice was timed: {used} CPUs"
+        assert ratio <= 2, f"alice's computation took {ratio:.1f} times as long: idle {idle}, busy {busy}"
+        for user in (ALICE, BOB):
+            group = server_group(user, "cpu")
+            assert (group / "cpu.cfs_quota_us").read_text().strip() == "100000", user  # 1 CPU
+            assert (group / "cpu.shares").read_text().strip() == "1024", user  # an equal share
+    finally:
+        if pid_file.exists():
+            pids = sorted(set(pids) | {int(x) for x in pid_file.read_text().split()})
+        signal_all(pids, 9)
+        signal_all(pids, 18)
+        pid_file.unlink(missing_ok=True)
+
+
+NO_SPACE = "No space left on device"
+DISK = 256 * 2**20  # TOKHUB_STUDENT_DISK: bob's home and inbound together
+TMPFS = 256 * 2**20  # TOKHUB_STUDENT_TMPFS: each of his /tmp, /var/tmp, /dev/shm
+
+
+def test_a_students_writes_stop_at_their_caps(bob):
+    """F11: bob writes 600 MB to his home, his /tmp and the exchange's inbound in his
+    terminal: each write fails at its cap (the disk image of his home and inbound, the
+    tmpfs of his /tmp), and the machine's / grew by no more than his disk's size."""
+    used = shutil.disk_usage("/").used
+    grown = 0
+    for path, cap in (("~/fill", DISK), ("/tmp/fill", TMPFS), (f"{EXCHANGE}/{COURSE_ID}/inbound/fill", DISK)):
+        status, shown = bob.type(f"head -c 600M /dev/zero > {path}; s=$?; du -b {path}; rm -f {path}; (exit $s)")
+        grown = max(grown, shutil.disk_usage("/").used - used)
+        assert status != 0 and NO_SPACE in shown, (path, status, shown[-1000:])
+        written = int(re.findall(rf"^(\d+)\s+\S*fill", shown, re.M)[-1])
+        print(f"{path}: {NO_SPACE} after {written / 2**20:.0f} MiB (cap {cap // 2**20} MiB)", file=sys.stderr)
+        assert written <= cap, (path, written)
+    # bob's image holds at most DISK on / (tmpfs is memory); other tests may write meanwhile
+    assert grown <= DISK + 128 * 2**20, f"/ grew by {grown / 2**20:.0f} MiB"
+    assert not any((USERS / BOB / d / "fill").exists() for d in ("home", "inbound"))
+
+
+def test_bob_cannot_squat_or_write_in_the_exchange(bob):
+    """The recipe made exchange/tokenization for the instructor before any student could,
+    with inbound 3733 (nbgrader's release kept the mode); in bob's server the exchange is
+    read-only, but for the inbound, which is his own directory on his own disk."""
+    course = EXCHANGE / COURSE_ID
+    assert pwd.getpwuid(course.stat().st_uid).pw_name == INSTRUCTOR
+    assert stat.S_IMODE((course / "inbound").stat().st_mode) == 0o3733
+    seen = probe(BOB, [("make the course", "replace_dir", [str(EXCHANGE / "bobs"), str(course)])])
+    shutil.rmtree(EXCHANGE / "bobs", ignore_errors=True)
+    assert seen["make the course"] != "allowed", seen
+    for line in (f"touch {course}/outbound/chars/extra.py", f"mkdir {course}/another-inbound",
+                 f"mkdir {course}/feedback/mine", f"mv {course}/inbound {course}/old-inbound"):
+        status, shown = bob.type(line)
+        assert status != 0 and ("Read-only file system" in shown or "busy" in shown), (line, shown[-600:])
+    # The exchange's root is writable for nbgrader's check, but his server's own (a tmpfs)
+    bob.type(f"mkdir {EXCHANGE}/another-course")
+    status, shown = bob.type(f"touch {course}/inbound/probe && ls {course}/inbound")
+    assert status == 0 and "probe" in shown, shown
+    assert (USERS / BOB / "inbound" / "probe").exists()
+    (USERS / BOB / "inbound" / "probe").unlink()
+    assert not (EXCHANGE / "another-course").exists()
+
+
+def shmem() -> int:
+    """The machine's shared memory (tmpfs and /dev/shm pages), bytes."""
+    info = dict(line.split(":", 1) for line in Path("/proc/meminfo").read_text().splitlines())
+    return int(info["Shmem"].split()[0]) * 1024
+
+
+def restart(user: User) -> None:
+    """Stop the user's server and start it again through the hub's API."""
+    r = user.api.delete(f"{user.url}/hub/api/users/{user.name}/server", timeout=120)
+    assert r.status_code in (202, 204), r.text[:300]
+    wait_for(lambda: not user.api.get(f"{user.url}/hub/api/users/{user.name}", timeout=30).json()["servers"],
+             f"{user.name}'s server stopped", timeout=120)
+    user.spawn()
+    user.wait_ready()
+
+
+def test_dev_shm_goes_with_the_server(bob):
+    """F10: bob fills his /dev/shm to its cap (ENOSPC), restarts his server: his /dev/shm is
+    empty again and the machine's Shmem is back to what it was."""
+    before = shmem()
+    status, shown = bob.type("head -c 600M /dev/zero > /dev/shm/fill")
+    during = shmem()
+    try:
+        assert status != 0 and NO_SPACE in shown, shown[-1000:]
+        restart(bob)
+        status, shown = bob.type("echo files=$(ls -A /dev/shm | wc -l)")
+        assert status == 0 and "files=0" in shown, shown
+        after = shmem()
+        print(f"Shmem: before {before / 2**20:.0f} MiB, full {during / 2**20:.0f} MiB, "
+              f"after the restart {after / 2**20:.0f} MiB", file=sys.stderr)
+        assert during - before >= TMPFS // 2, (before, during)  # other tests may change it a little
+        assert after - before <= 64 * 2**20, (before, during, after)
+    finally:
+        bob.type("rm -f /dev/shm/fill")
+
+
 def test_bob_cannot_reach_the_course_or_tamper_with_the_exchange(hub):
     course = EXCHANGE / COURSE_ID
     inode = course.stat().st_ino
-    [alice_inbound] = [p for p in (course / "inbound").iterdir() if p.name.startswith(f"{ALICE}+chars+")
+    [alice_inbound] = [p for p in (USERS / ALICE / "inbound").iterdir() if p.name.startswith(f"{ALICE}+chars+")
                        and p.stat().st_uid == pwd.getpwnam(ALICE).pw_uid]
     seen = probe(BOB, [
         ("list the course", "list", [str(COURSE)]),
@@ -484,6 +664,7 @@ def test_bob_cannot_reach_the_course_or_tamper_with_the_exchange(hub):
         ("write a released notebook", "write", [str(course / "outbound" / "chars" / "chars.ipynb")]),
         ("add to the release", "create", [str(course / "outbound" / "chars" / "extra.py")]),
         ("list the submissions", "list", [str(course / "inbound")]),
+        ("list alice's submissions", "list", [str(USERS / ALICE / "inbound")]),
         ("write alice's submission", "write", [str(alice_inbound / "chars.ipynb")]),
     ])
     assert {k: v for k, v in seen.items() if v == "allowed"} == {}, seen

@@ -14,6 +14,9 @@ PORT = int(os.environ.get("TOKHUB_PORT", "8765"))
 VENV = f"{PREFIX}/venv"                  # the environment of the hub and of every server (no tokref)
 STATE = f"{PREFIX}/run/state"            # the hub's database, cookie secret, pid files
 CONFIG = f"{PREFIX}/run/etc/jupyter"     # nbgrader_config.py: Exchange.root, course_id
+EXCHANGE = f"{PREFIX}/run/exchange"      # nbgrader's exchange (Exchange.root)
+USERS = f"{PREFIX}/run/users"            # <student>/: the student's own disk (home/, inbound/)
+COURSE_ID = os.environ.get("TOKHUB_COURSE_ID", "tokenization")
 INSTRUCTOR = os.environ.get("TOKHUB_INSTRUCTOR", "tokhub-instructor")
 STUDENTS = os.environ.get("TOKHUB_STUDENTS", "tokhub-alice tokhub-bob").split()
 
@@ -42,11 +45,22 @@ c.Authenticator.allowed_users = {INSTRUCTOR, *STUDENTS}
 # LocalProcessSpawner (JupyterHub's default) with a cap: the hub, run by root, starts
 # `jupyterhub-singleuser` as the user, in the user's home, which is the server's root
 # directory (the formgrader needs the course directory inside it), inside a cgroup of its
-# own with Spawner.mem_limit (no swap beyond it) and CappedSpawner.tasks_limit for all its
-# processes together (capped_spawner.py). One student's kernel that allocates too much is
+# own with Spawner.mem_limit (no swap beyond it), CappedSpawner.tasks_limit and
+# Spawner.cpu_limit for all its processes together, and an equal CPU share with every
+# other server (capped_spawner.py). One student's kernel that allocates too much is
 # killed in their own group; the others' servers go on. The instructor's group is
 # delegated to them: grade.py in their terminal, and the formgrader's Autograde, cap each
 # submission in a group of its own inside it.
+#
+# Each server also has a mount namespace of its own (private_mounts.py): its own /tmp,
+# /var/tmp and /dev/shm (tmpfs, size-capped, counted in its memory cap, gone when it
+# stops), and, for a student, the exchange's course read-only except its inbound, which
+# is the student's own directory on their own disk: try_hub.sh gives each student a
+# loop-mounted ext4 image of TOKHUB_STUDENT_DISK (256M) at $USERS/<student>/, whose home/
+# is bound on /home/<student> and whose inbound/ is bound here on the course's inbound.
+# So a student's home and submissions together stay within that size; the instructor's
+# collect reads every $USERS/*/inbound (CheckedExchangeCollect.extra_inbound, set in the
+# instructor's nbgrader_config.py).
 sys.path.insert(0, HERE)
 from capped_spawner import CappedSpawner  # noqa: E402
 
@@ -54,14 +68,31 @@ c.JupyterHub.spawner_class = CappedSpawner
 c.Spawner.mem_limit = os.environ.get("TOKHUB_STUDENT_MEMORY", "2G")
 c.CappedSpawner.tasks_limit = 512
 c.CappedSpawner.delegate = {INSTRUCTOR}
+c.Spawner.cpu_limit = float(os.environ.get("TOKHUB_STUDENT_CPUS", "1"))
+TMPFS = os.environ.get("TOKHUB_STUDENT_TMPFS", "256M")
+c.CappedSpawner.private_tmpfs = {"/tmp": TMPFS, "/var/tmp": TMPFS, "/dev/shm": TMPFS}
+if os.path.isdir("/run/lock"):  # world-writable on Debian: on / when /run is not a tmpfs
+    c.CappedSpawner.private_tmpfs["/run/lock"] = "1M"
+# nbgrader wants the exchange's root writable by all (its ensure_root): a student's server
+# has a 1 MiB tmpfs of its own there, in which the course's directory is read-only and
+# its inbound is the student's own (private_mounts.py opens both before hiding the root).
+c.CappedSpawner.private_tmpfs[EXCHANGE] = "1M"
+c.CappedSpawner.read_only_paths = [f"{EXCHANGE}/{COURSE_ID}"]
+c.CappedSpawner.bind_paths = {f"{EXCHANGE}/{COURSE_ID}/inbound": f"{USERS}/{{username}}/inbound"}
 
 
 def instructor_caps(spawner) -> None:
     """The instructor grades in their server: room for grade.py's workers, each capped at
-    the course's SandboxedKernelManager.submission_memory_mb (4 GiB) inside it."""
+    the course's SandboxedKernelManager.submission_memory_mb (4 GiB) inside it, all the
+    machine's CPUs, a bigger /tmp, and the exchange writable (release, feedback, collect)."""
     if spawner.user.name == INSTRUCTOR:
         spawner.mem_limit = os.environ.get("TOKHUB_INSTRUCTOR_MEMORY", "8G")
         spawner.tasks_limit = 2048
+        spawner.cpu_limit = None
+        size = os.environ.get("TOKHUB_INSTRUCTOR_TMPFS", "2G")
+        spawner.private_tmpfs = {path: size for path in spawner.private_tmpfs if path != EXCHANGE}
+        spawner.read_only_paths = []
+        spawner.bind_paths = {}
 
 
 c.Spawner.pre_spawn_hook = instructor_caps

@@ -2,7 +2,7 @@
 # Try the course on a JupyterHub of its own, on a TEST machine, as root.
 #
 #   bash autograder/hub/try_hub.sh start    # users, exchange, course, hub on http://127.0.0.1:8765
-#   bash autograder/hub/try_hub.sh stop     # stop the hub, remove the three users and run/
+#   bash autograder/hub/try_hub.sh stop     # stop the hub, unmount the students' disks, remove the users and run/
 #   bash autograder/hub/try_hub.sh install  # only build the environment and the proxy
 #   bash autograder/hub/try_hub.sh purge    # stop, and remove $TOKHUB_PREFIX (the venv too)
 #
@@ -15,26 +15,47 @@
 #     change;
 #  2. creates three Linux users, tokhub-instructor, tokhub-alice and tokhub-bob (homes 0700,
 #     random passwords set with chpasswd and written to run/state/passwords, root only);
+#     each student's home is on a disk of its own: an ext4 image of $TOKHUB_STUDENT_DISK
+#     (run/disks/<student>.img, loop-mounted at run/users/<student>/, mode 0711), whose home/
+#     is bound on /home/<student> and whose inbound/ (the student's, group the instructor's,
+#     2770) the student's server sees as the exchange's inbound: home and submissions
+#     together cannot outgrow the image (this kernel has no quotas; a real server uses
+#     usrquota: autograder/README.md);
 #  3. makes the exchange, run/exchange, mode 1777 (sticky: only its owner may rename or
-#     delete an entry), and run/etc/jupyter/nbgrader_config.py (Exchange.root, course_id),
+#     delete an entry), with exchange/tokenization made for the instructor (0755) before any
+#     student could (outbound 0755, feedback 0711, inbound 3733: setgid and sticky; nbgrader's
+#     release leaves the mode of a directory that exists), and
+#     run/etc/jupyter/nbgrader_config.py (Exchange.root, course_id),
 #     which the hub's servers find through JUPYTER_CONFIG_PATH (a real hub: /etc/jupyter/),
 #     and run/etc/profile.d/tokenization.sh (PATH and JUPYTER_CONFIG_PATH for login shells:
 #     JupyterLab's terminals and `su -` run `bash -l`, and Debian's /etc/profile resets PATH),
 #     which each user's ~/.profile sources (a real hub: /etc/profile.d/);
 #  4. copies this working tree's course files (git ls-files) to ~tokhub-instructor/tokenization,
 #     owned by the instructor, mode 0700, with .venv -> $TOKHUB_PREFIX/venv, writes the
-#     instructor's ~/.jupyter/nbgrader_config.py and runs autograder/release.py as the
+#     instructor's ~/.jupyter/nbgrader_config.py (the course's root, and the students' own
+#     inbound directories for collect: CheckedExchangeCollect.extra_inbound) and runs
+#     autograder/release.py as the
 #     instructor (the gradebook learns the assignments);
 #  5. disables the formgrader and "Create Assignment" for each student: `jupyter labextension
 #     disable --level=user` (nbgrader's way) and the user's jupyter_server_config.d file
 #     that `jupyter server extension disable --user` would write (it fails: see below);
 #  6. starts the hub (jupyterhub_config.py beside this script: each user's server in a
-#     capped cgroup, the instructor's delegated to them) and waits for it.
+#     capped cgroup, the instructor's delegated to them, 1 CPU per student, and a mount
+#     namespace of its own: private size-capped /tmp, /var/tmp, /dev/shm; for a student the
+#     exchange read-only but for their inbound) and waits for it.
+#
+# stop is idempotent and also cleans up after a killed run: it kills the hub and the users'
+# processes, unmounts whatever is mounted under run/ or on the users' homes (lazily when
+# busy), detaches the images' loop devices, removes the servers' leftover cgroups, the
+# users and run/.
 #
 # Settings (environment): TOKHUB_PREFIX (/opt/tokhub), TOKHUB_PORT (8765; the hub also uses
 # the next two ports), TOKHUB_PYTHON (/usr/bin/python3: any Python >= 3.10 that every user
 # can run), TOKHUB_ASSIGNMENTS (what release.py generates: empty for all of source/),
-# TOKHUB_STUDENT_MEMORY (2G) and TOKHUB_INSTRUCTOR_MEMORY (8G): each server's memory cap.
+# TOKHUB_STUDENT_MEMORY (2G) and TOKHUB_INSTRUCTOR_MEMORY (8G): each server's memory cap;
+# TOKHUB_STUDENT_CPUS (1): each student's CPU cap; TOKHUB_STUDENT_DISK (256M): each student's
+# disk (home and submissions); TOKHUB_STUDENT_TMPFS (256M) and TOKHUB_INSTRUCTOR_TMPFS (2G):
+# the size of each server's own /tmp, /var/tmp and /dev/shm.
 # Every account it makes has the comment "tokhub test account (autograder/hub/try_hub.sh)";
 # stop removes only those.
 set -euo pipefail
@@ -57,6 +78,9 @@ CONFIG=$RUN/etc/jupyter
 PROFILE=$RUN/etc/profile.d/tokenization.sh
 PROXY=$PREFIX/proxy
 EXCHANGE=$RUN/exchange
+DISKS=$RUN/disks   # <student>.img: each student's disk image
+USERS=$RUN/users   # <student>/: where it is mounted (home/, inbound/)
+DISK_SIZE=${TOKHUB_STUDENT_DISK:-256M}
 
 say() { printf 'try_hub: %s\n' "$*" >&2; }
 die() { say "$*"; exit 1; }
@@ -79,7 +103,7 @@ ours() {  # whether the account exists and is one of ours
 
 need_root() {
     [ "$(id -u)" -eq 0 ] || die "run me as root (I create users and start the hub as root)"
-    for cmd in useradd userdel chpasswd runuser getent setsid; do
+    for cmd in useradd userdel chpasswd runuser getent setsid mkfs.ext4 losetup findmnt; do
         command -v "$cmd" >/dev/null || die "$cmd is missing"
     done
 }
@@ -164,11 +188,56 @@ do_stop() {
             pids=$(ps -o pid= -u "$user" || true)
             [ -z "$pids" ] || kill -KILL $pids 2>/dev/null || true
         fi
+    done
+    release_disks
+    remove_groups
+    for user in $INSTRUCTOR $STUDENTS; do
+        ours "$user" || continue
         userdel -r "$user" 2>/dev/null || userdel -f -r "$user" 2>/dev/null || say "could not remove $user"
         rm -rf "/home/$user"
     done
     forget_users
     rm -rf "$RUN"
+}
+
+# Unmount what start mounted (and what a killed run left): the students' homes, their disks
+# under $RUN, deepest first; a busy mount lazily (it goes with its last user). Then the
+# loop devices of the images. Fails rather than let `rm -rf $RUN` walk into a mounted disk.
+release_disks() {
+    local m img dev user
+    for user in $STUDENTS; do
+        for _ in 1 2 3; do  # a start run twice may have stacked two binds
+            mountpoint -q "/home/$user" || break
+            umount "/home/$user" 2>/dev/null || umount -l "/home/$user" || true
+        done
+    done
+    for m in $(findmnt -rn -o TARGET | grep -E "^$RUN/" | sort -r || true); do
+        umount "$m" 2>/dev/null || umount -l "$m" || true
+    done
+    for img in "$DISKS"/*.img; do
+        [ -e "$img" ] || continue
+        for dev in $(losetup -n -O NAME -j "$img"); do losetup -d "$dev" 2>/dev/null || true; done
+    done
+    if findmnt -rn -o TARGET | grep -qE "^$RUN/|^/home/tokhub-"; then
+        die "still mounted under $RUN or /home/tokhub-*: $(findmnt -rn -o TARGET | grep -E "^$RUN/|^/home/tokhub-" | tr '\n' ' ')"
+    fi
+}
+
+# The servers' groups, when the hub was killed before it could remove them: what is left
+# in them is killed, and they are removed, inner groups first, once the kernel has reaped
+# their processes (a few tries).
+remove_groups() {
+    local d groups
+    for _ in $(seq 1 20); do
+        groups=$(find /sys/fs/cgroup -maxdepth 6 -type d -name 'jupyterhub-user-tokhub-*' 2>/dev/null || true)
+        [ -n "$groups" ] || return 0
+        for d in $groups; do
+            find "$d" -name cgroup.procs -exec cat {} + 2>/dev/null | xargs -r kill -KILL 2>/dev/null || true
+            find "$d" -depth -type d -exec rmdir {} + 2>/dev/null || true
+        done
+        sleep 0.25
+    done
+    say "could not remove the groups $groups"
 }
 
 # useradd and userdel keep the previous /etc/passwd, shadow, group and gshadow as backups
@@ -195,6 +264,28 @@ write_config() {  # path, owner, mode; the text on stdin
     chmod "$3" "$1"
 }
 
+# A student's disk: an ext4 image of $DISK_SIZE, loop-mounted at $USERS/<student>/ (0711),
+# with home/ (0700, the student's, bound on /home/<student>) and inbound/ (the student's,
+# group the instructor's, 2770: the instructor's collect reads it; no other student can).
+# All the student writes there, home and submissions, stays within the image's size.
+make_disk() {
+    local user=$1 top=$USERS/$1
+    mkdir -p "$DISKS" "$top" "/home/$user"
+    chown "$user:" "/home/$user"  # the mount point too: userdel -r removes only a home of the user's
+    chmod 700 "$DISKS" "/home/$user"
+    truncate -s "$DISK_SIZE" "$DISKS/$user.img"
+    mkfs.ext4 -q -F -m 0 -L "$user" "$DISKS/$user.img"  # -m 0: every block the student's
+    mount -o loop,nosuid,nodev "$DISKS/$user.img" "$top"
+    chmod 711 "$top"
+    mkdir "$top/home" "$top/inbound"
+    cp -rT /etc/skel "$top/home"
+    chown -R "$user:" "$top/home"
+    chmod 700 "$top/home"
+    chown "$user:$INSTRUCTOR" "$top/inbound"
+    chmod 2770 "$top/inbound"
+    mount --bind "$top/home" "/home/$user"
+}
+
 do_start() {
     do_stop
     do_install
@@ -208,12 +299,25 @@ do_start() {
     install -m 600 /dev/null "$STATE/passwords"
     for user in $INSTRUCTOR $STUDENTS; do
         getent passwd "$user" >/dev/null && die "$user exists and is not one of mine: I will not touch it"
-        useradd --create-home --shell /bin/bash --comment "$MARK" "$user"
+        if [ "$user" = "$INSTRUCTOR" ]; then
+            useradd --create-home --shell /bin/bash --comment "$MARK" "$user"
+        else
+            useradd --no-create-home --home-dir "/home/$user" --shell /bin/bash --comment "$MARK" "$user"
+            make_disk "$user"
+        fi
         chmod 700 "$(home_of "$user")"  # no one reads another's work
         pw=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
         echo "$user:$pw" | chpasswd
         echo "$user $pw" >> "$STATE/passwords"
     done
+
+    # --- the course's place in the exchange, the instructor's before any student can take it ---
+    # nbgrader's release makes these when they are missing, with these modes but inbound
+    # 2733; when they exist it checks their owner and leaves their mode alone, so the
+    # sticky bit stays: a student cannot rename or delete another's submission.
+    install -d -o "$INSTRUCTOR" -g "$INSTRUCTOR" -m 755 "$EXCHANGE/$COURSE_ID" "$EXCHANGE/$COURSE_ID/outbound"
+    install -d -o "$INSTRUCTOR" -g "$INSTRUCTOR" -m 711 "$EXCHANGE/$COURSE_ID/feedback"
+    install -d -o "$INSTRUCTOR" -g "$INSTRUCTOR" -m 3733 "$EXCHANGE/$COURSE_ID/inbound"
 
     # --- what every user's nbgrader reads: the exchange and the course ---
     write_config "$CONFIG/nbgrader_config.py" root:root 644 <<EOF
@@ -245,13 +349,14 @@ EOF
         # the working tree's files, tracked or new, without what .gitignore leaves out
         # (.venv, gradebook.db, submitted/...): what a clone of the course would hold
         (cd "$REPO" && git ls-files -z --cached --others --exclude-standard \
-            | while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done \
+            | while IFS= read -r -d '' f; do [ -e "$f" ] && [ "$f" != .venv ] && printf '%s\0' "$f"; done \
             | tar --null --no-recursion -T - -cf -) | tar -xf - -C "$course"
     else
         (cd "$REPO" && tar --exclude=./.venv --exclude=./_build --exclude='*/node_modules' -cf - .) \
             | tar -xf - -C "$course"
     fi
-    ln -s "$VENV" "$course/.venv"  # the hub's environment is the course's (kernel in .venv/kernel)
+    # -n: a .venv symlink of the working tree (a git worktree's) is replaced, not followed
+    ln -sfn "$VENV" "$course/.venv"  # the hub's environment is the course's (kernel in .venv/kernel)
     chown -R "$INSTRUCTOR:" "$course"
     chown -h "$INSTRUCTOR:" "$course/.venv"
     chmod 700 "$course"
@@ -261,6 +366,9 @@ EOF
 # also reads the course's own nbgrader_config.py (the sandbox, the grading pipeline).
 c = get_config()
 c.CourseDirectory.root = "$course"
+# Each student's server sees its own $USERS/<student>/inbound as the exchange's inbound
+# (jupyterhub_config.py): collect reads those too.
+c.CheckedExchangeCollect.extra_inbound = ["$USERS/*/inbound"]
 EOF
     chown "$INSTRUCTOR:" "$ihome/.jupyter"
     say "generating the assignments as $INSTRUCTOR (autograder/release.py ${ASSIGNMENTS:-all})"
@@ -288,7 +396,9 @@ EOF
     setsid env -i PATH="$VENV/bin:/usr/local/bin:/usr/bin:/bin" LANG=C.UTF-8 \
         TOKHUB_PREFIX="$PREFIX" TOKHUB_PORT="$PORT" TOKHUB_INSTRUCTOR="$INSTRUCTOR" \
         TOKHUB_STUDENTS="$STUDENTS" TOKHUB_STUDENT_MEMORY="${TOKHUB_STUDENT_MEMORY:-2G}" \
-        TOKHUB_INSTRUCTOR_MEMORY="${TOKHUB_INSTRUCTOR_MEMORY:-8G}" \
+        TOKHUB_INSTRUCTOR_MEMORY="${TOKHUB_INSTRUCTOR_MEMORY:-8G}" TOKHUB_COURSE_ID="$COURSE_ID" \
+        TOKHUB_STUDENT_CPUS="${TOKHUB_STUDENT_CPUS:-1}" TOKHUB_STUDENT_TMPFS="${TOKHUB_STUDENT_TMPFS:-256M}" \
+        TOKHUB_INSTRUCTOR_TMPFS="${TOKHUB_INSTRUCTOR_TMPFS:-2G}" \
         "$VENV/bin/jupyterhub" -f "$HERE/jupyterhub_config.py" >"$STATE/hub.log" 2>&1 </dev/null &
     echo $! > "$STATE/hub.pid"
     cd "$REPO"
@@ -314,6 +424,7 @@ The hub runs on $url (log: $STATE/hub.log).
   instructor: $INSTRUCTOR, course in $course
   students:   $STUDENTS
   exchange:   $EXCHANGE
+  disks:      $USERS/<student> ($DISK_SIZE each: home and inbound)
   formgrader: $url/user/$INSTRUCTOR/formgrader (in a browser tab of its own)
 Stop it and remove the users: bash $0 stop
 EOF
