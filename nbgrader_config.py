@@ -123,6 +123,32 @@ except (Exception, SystemExit) as _error:  # noqa: BLE001  any failure must refu
     _refuse(_error)
 
 # ---------------------------------------------------------------------------------------
+# Student content is inert where the instructor reads it (issue 34)
+# ---------------------------------------------------------------------------------------
+# A submission's markdown and saved outputs are the student's HTML. The formgrader's
+# submission page and the feedback HTML (both nbconvert's HTMLExporter, which reads this
+# file) sanitise it: no script, event handler or javascript: URL; JavaScript and widget
+# outputs dropped; markdown, math, images and tables still shown. Both pages also carry a
+# Content-Security-Policy without inline scripts (a <meta> in the document; a header on the
+# formgrader's page). autograder/inert.py has the details, autograder/README.md the summary.
+#
+# Fail closed here too: if inert.py cannot load, nbconvert's own sanitiser stands in (a
+# smaller allowlist: some markdown shows its tags as text), never nothing.
+c.HTMLExporter.sanitize_html = True
+try:
+    import inert  # noqa: E402  (autograder/ is on sys.path, above)
+
+    inert.configure(c, _HERE)
+except (Exception, SystemExit):  # noqa: BLE001
+    try:
+        from nbconvert.filters.strings import clean_html as _clean_html
+        from nbconvert.filters.strings import strip_files_prefix as _strip_files_prefix
+
+        c.HTMLExporter.filters = {"strip_files_prefix": lambda html: _clean_html(_strip_files_prefix(html))}
+    except (Exception, SystemExit):  # noqa: BLE001  no nbconvert: nothing renders anyway
+        pass
+
+# ---------------------------------------------------------------------------------------
 # Feedback (`nbgrader generate_feedback`)
 # ---------------------------------------------------------------------------------------
 # nbgrader shows the hidden tests in the feedback, by design: students see which input
