@@ -240,7 +240,18 @@ def head_html(_url=None) -> str:
 
 
 _INLINE_SCRIPT = re.compile(r"<script\b([^>]*)>(.*?)</script\s*>", re.I | re.S)
-_NOTEBOOK = '<div id="notebook"'  # where nbgrader's formgrade template puts the notebook
+# Where nbgrader's templates put the notebook (nbconvert rewrites the tag through
+# BeautifulSoup, which may reorder its attributes).
+_NOTEBOOK = re.compile(r"<div\b[^>]*\bid=[\"']?notebook[\"'\s>]", re.I)
+
+
+# A script of another type (text/x-mathjax-config) is data, not run: not hashed.
+_SCRIPT_TYPE = re.compile(r"\btype\s*=\s*[\"']?([^\"'\s>]*)", re.I)
+
+
+def _is_javascript(attrs: str) -> bool:
+    m = _SCRIPT_TYPE.search(attrs)
+    return m is None or m.group(1).lower() in ("", "text/javascript", "application/javascript", "module")
 
 
 def template_script_hashes(html: str) -> list[str]:
@@ -250,12 +261,15 @@ def template_script_hashes(html: str) -> list[str]:
     student's content is all inside the notebook's <div> (or, without it, the <body>).
 
     >>> template_script_hashes('<head><script src="a.js"> </script><script>var a = 1;</script>'
-    ...     '</head><body><div id="notebook"><script>evil()</script>') == [sha256("var a = 1;")]
+    ...     '<script type="text/javascript">b()</script><script type="text/x-mathjax-config">c'
+    ...     '</script></head><body><script>d()</script><div class="x" id="notebook">'
+    ...     '<script>evil()</script>') == [sha256(s) for s in ("var a = 1;", "b()", "d()")]
     True
     """
-    trusted = html.split(_NOTEBOOK, 1)[0] if _NOTEBOOK in html else html.split("<body", 1)[0]
+    notebook = _NOTEBOOK.search(html)
+    trusted = html[:notebook.start()] if notebook else html.split("<body", 1)[0]
     return [sha256(body) for attrs, body in _INLINE_SCRIPT.findall(trusted)
-            if "src=" not in attrs and re.search(r"type=[\"']?(?!text/javascript)", attrs) is None]
+            if not re.search(r"\bsrc\s*=", attrs) and _is_javascript(attrs)]
 
 
 def submission_page_policy(existing: str, html: str) -> str:

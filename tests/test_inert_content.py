@@ -269,7 +269,7 @@ def click_links(drv) -> None:
     from selenium.webdriver.common.by import By
 
     for a in drv.find_elements(By.PARTIAL_LINK_TEXT, "see my proof"):
-        drv.execute_script("arguments[0].scrollIntoView();", a)
+        drv.execute_script("arguments[0].scrollIntoView({block: 'center'});", a)
         a.click()
     time.sleep(0.3)
 
@@ -283,6 +283,8 @@ def test_feedback_is_inert_from_disk_and_over_http(graded, driver):
     assert ran(driver) == []
     text = driver.find_element("tag name", "body").text
     assert "x^2 + y" in text and "token" in text
+    driver.execute_script("document.querySelector('.rendered_html h2').scrollIntoView({block: 'start'});")
+    driver.save_screenshot("/tmp/inert-feedback.png")
 
     httpd = http.server.ThreadingHTTPServer(
         ("127.0.0.1", 0), functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(feedback.parent)))
@@ -333,14 +335,24 @@ def server(graded, tmp_path_factory):
         log.close()
 
 
-def submission_id(course: Path) -> str:
+def gradebook(course: Path):
     import warnings
 
     from nbgrader.api import Gradebook
 
     warnings.filterwarnings("ignore", message=".*not in session.*")
-    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+    return Gradebook(f"sqlite:///{course / 'gradebook.db'}")
+
+
+def submission_id(course: Path) -> str:
+    with gradebook(course) as gb:
         return gb.find_submission_notebook("chars", "chars", STUDENT).id
+
+
+def manual_score(course: Path, grade_id: str):
+    with gradebook(course) as gb:
+        grade = gb.find_grade(grade_id, "chars", "chars", STUDENT)
+        return grade.manual_score, grade.max_score
 
 
 @browser
@@ -358,7 +370,15 @@ def test_formgrader_submission_page_is_inert_and_still_works(graded, server, dri
     assert "'unsafe-inline'" not in csp.split("script-src")[1].split(";")[0], csp
     assert "object-src 'none'" in csp and "base-uri 'none'" in csp, csp
 
-    driver.get(f"{url}?token={server['token']}")  # logs in (the cookie), then the page
+    # Log in as the instructor does (the login form sets the cookie the API calls need).
+    driver.get(f"{server['base']}/login?next=/formgrader/submissions/{sid}/")
+    driver.find_element(By.CSS_SELECTOR, "input[type=password]").send_keys(server["token"])
+    driver.find_element(By.CSS_SELECTOR, "form button[type=submit], form input[type=submit]").click()
+    for _ in range(100):
+        if driver.current_url.startswith(url):
+            break
+        time.sleep(0.1)
+    assert driver.current_url.startswith(url), driver.current_url
     settle(driver, 2.5)
     click_links(driver)
     time.sleep(1)
@@ -370,14 +390,27 @@ def test_formgrader_submission_page_is_inert_and_still_works(graded, server, dri
     assert driver.find_element(By.ID, "legit-table").text.split() == ["token", "id", "a", "42"]
     img = driver.find_element(By.CSS_SELECTOR, f'img[src="data:image/png;base64,{PNG}"]')
     assert driver.execute_script("return arguments[0].naturalWidth;", img) == 2
-    # nbgrader's own JavaScript ran: the scores of the autograded cells are filled in.
-    scores = driver.execute_script("return $('input.score').map((i, e) => e.value).get();")
-    assert scores and all(s != "" for s in scores), scores
-    violations = driver.execute_script("return window.__csp;")
-    own = [v for v in violations if "/formgrader/static/" in (v["blocked"] or "")
-           or v["directive"].startswith("connect-src") or v["directive"].startswith("style-src")]
-    assert not own, own
+    driver.execute_script("document.querySelector('.rendered_html h2').scrollIntoView({block: 'start'});"
+                          "window.scrollBy(0, -60);")
     driver.save_screenshot("/tmp/inert-formgrader.png")
+    # nbgrader's own JavaScript ran: it loaded the grades into the score inputs (the
+    # autograded score as a placeholder), and "Full credit" saves a manual score.
+    scores = driver.execute_script("return $('input.score').map((i, e) => e.placeholder).get();")
+    assert len(scores) == 12 and all(s != "" for s in scores), scores
+    cell = driver.find_element(By.ID, "chars-encode-basic").find_element(
+        By.XPATH, "./ancestor::*[contains(@class, 'nbgrader_cell')]")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", cell)
+    cell.find_element(By.CSS_SELECTOR, "button.full-credit").click()
+    for _ in range(50):
+        score, max_score = manual_score(graded, "chars-encode-basic")
+        if score is not None:
+            break
+        time.sleep(0.1)
+    assert score == max_score > 0
+    assert float(driver.find_element(By.ID, "chars-encode-basic").get_attribute("value")) == max_score
+    # Nothing was blocked: nbgrader's scripts, styles and API calls are all allowed, and no
+    # student script is left for the policy to block (the sanitiser removed them).
+    assert driver.execute_script("return window.__csp;") == []
     # The files of a submission are served in a sandbox (a unique origin, no script).
     with urllib.request.urlopen(f"{url}chars.ipynb?token={server['token']}") as resp:
         assert "sandbox" in resp.headers["Content-Security-Policy"].split("; ")
