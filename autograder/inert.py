@@ -234,9 +234,14 @@ def head_html(_url=None) -> str:
     <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src https://...">
     <script>window.MathJax = ...</script>
     <script src="https://cdnjs.cloudflare.com/ajax/libs/mathjax/2.7.7/MathJax.js?config=..."></script>
+    <style>...</style>
     """
     return (f"{meta_policy()}\n<script>{MATHJAX_CONFIG}</script>\n"
-            f'<script src="{MATHJAX_SCRIPT}"></script>')
+            f'<script src="{MATHJAX_SCRIPT}"></script>\n{STYLE}')
+
+
+# Markup shown as text (a payload, a long base64 line) wraps instead of widening the page.
+STYLE = "<style>.rendered_html, .output_html { overflow-wrap: anywhere; }</style>"
 
 
 _INLINE_SCRIPT = re.compile(r"<script\b([^>]*)>(.*?)</script\s*>", re.I | re.S)
