@@ -143,8 +143,20 @@ except (Exception, SystemExit):  # noqa: BLE001
     try:
         from nbconvert.filters.strings import clean_html as _clean_html
         from nbconvert.filters.strings import strip_files_prefix as _strip_files_prefix
+        from nbconvert.preprocessors import Preprocessor as _Preprocessor
 
+        class _NoOutputMetadata(_Preprocessor):
+            """nbconvert writes an image's width and height unquoted: drop them all."""
+
+            def preprocess_cell(self, cell, resources, index):
+                for output in cell.get("outputs", []):
+                    if "metadata" in output:
+                        output["metadata"] = {}
+                return cell, resources
+
+        # nbgrader's templates render markdown as `markdown2html | strip_files_prefix`.
         c.HTMLExporter.filters = {"strip_files_prefix": lambda html: _clean_html(_strip_files_prefix(html))}
+        c.HTMLExporter.preprocessors = [_NoOutputMetadata]
     except (Exception, SystemExit):  # noqa: BLE001  no nbconvert: nothing renders anyway
         pass
 

@@ -46,7 +46,7 @@ import pytest
 from conftest import ROOT, copy_course
 from test_grading_e2e import run, solutions, submission, write_nb
 
-pytestmark = pytest.mark.slow
+slow = pytest.mark.slow
 
 STUDENT = "mallory"
 N_PAYLOADS = 7
@@ -106,7 +106,13 @@ def graded(tmp_path_factory) -> Path:
     return course
 
 
-def exporters(course: Path, home: Path) -> dict:
+FORMGRADE_RESOURCES = {
+    "assignment_id": "chars", "notebook_id": "chars", "submission_id": "x", "index": 0,
+    "total": 1, "base_url": "", "student": STUDENT, "last_name": "", "first_name": "",
+    "notebook_path": "x"}
+
+
+def exporters(course: Path, home: Path, *, feedback: bool = True) -> dict:
     """The HTMLExporters the formgrader and generate_feedback build, from the config they
     read: the formgrader's as load_jupyter_server_extension makes it (the course found
     through the user's ~/.jupyter/nbgrader_config.py, as on the hub), generate_feedback's
@@ -125,6 +131,8 @@ def exporters(course: Path, home: Path) -> dict:
         formgrader.root_dir = str(course.parent)
         formgrader.initialize([])
         formgrade = HTMLExporter(config=formgrader.config)
+        if not feedback:
+            return {"formgrade": formgrade}
         os.chdir(course)
         app = GenerateFeedbackApp()
         app.initialize([])
@@ -189,10 +197,76 @@ def check_inert_html(html: str, *, meta: bool = True) -> None:
 
 
 # ---------------------------------------------------------------------------------------
+# Fast: inert.py's doctests, and the formgrader's exporter on a notebook made here
+# ---------------------------------------------------------------------------------------
+
+
+def test_inert_doctests():
+    import doctest
+
+    sys.path.insert(0, str(ROOT / "autograder"))
+    import inert
+
+    result = doctest.testmod(inert, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 10 and result.failed == 0
+
+
+def hostile_notebook():
+    """The payloads as a student's saved notebook (no grading): a markdown answer of an
+    nbgrader cell, a markdown cell of the student's, and the outputs of a code cell."""
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+
+    answer = new_markdown_cell(f"Answer: $x^2 + y$ <img src=x onerror=\"{js(3)}\">", metadata={
+        "nbgrader": {"grade_id": "essay", "solution": True, "grade": True, "points": 1,
+                     "locked": False, "schema_version": 3}})
+    notes = new_markdown_cell(
+        f"## My notes\n\nThe cost grows like $x^2 + y$, **bold** and *italic*.\n\n"
+        f"<script>{js(1)}</script>\n\n<svg onload=\"{js(2)}\"></svg>\n\n"
+        f"[see my proof](javascript:{js(6)})\n")
+    outputs = [
+        new_output("display_data", {"text/html": f"<script>{js(4)}</script>", "text/plain": ""}),
+        new_output("display_data", {"application/javascript": js(5), "text/plain": ""}),
+        new_output("display_data", {"image/png": "bm90IGEgcG5n"},
+                   metadata={"image/png": {"width": f"1 onerror={js(7)}"}}),
+        new_output("display_data", {"text/html": "<style>th {}</style><table id='legit-table'>"
+                                    "<tr><th>token</th><th>id</th></tr><tr><td>a</td><td>42</td></tr></table>"}),
+        new_output("display_data", {"image/png": PNG}),
+    ]
+    return new_notebook(cells=[notes, answer, new_code_cell("plots()", outputs=outputs)])
+
+
+def test_the_formgraders_exporter_sanitises_what_a_student_saved(tmp_path):
+    """The exporter as the formgrader builds it from the course's config renders none of
+    the payloads as code, and all of the legit content."""
+    course = copy_course(tmp_path / "course")
+    exporter = exporters(course, jupyter_home(tmp_path, course), feedback=False)["formgrade"]
+    html_, _ = exporter.from_notebook_node(hostile_notebook(), resources=FORMGRADE_RESOURCES)
+    check_inert_html(html_)
+    assert "application/javascript" not in html_ and "atob" in html_  # shown as text, not code
+    assert 'class="score tabbable"' in html_ and 'id="essay-comment"' in html_  # grading widgets
+
+
+def test_without_inert_py_nbconverts_sanitiser_stands_in(tmp_path, monkeypatch):
+    """Fail closed: a course whose autograder/inert.py does not load still sanitises
+    (nbconvert's smaller allowlist: some markdown shows its tags as text)."""
+    course = copy_course(tmp_path / "course")
+    (course / "autograder/inert.py").unlink()
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if not p.endswith("autograder")])
+    monkeypatch.delitem(sys.modules, "inert", raising=False)
+    exporter = exporters(course, jupyter_home(tmp_path, course), feedback=False)["formgrade"]
+    html_, _ = exporter.from_notebook_node(hostile_notebook(), resources=FORMGRADE_RESOURCES)
+    parser = Active("notebook")
+    parser.feed(html_)
+    assert parser.in_body and parser.found == [], parser.found
+    assert "inert" not in sys.modules
+
+
+# ---------------------------------------------------------------------------------------
 # Without a browser: the exporters the formgrader and the feedback use
 # ---------------------------------------------------------------------------------------
 
 
+@slow
 def test_the_formgraders_and_the_feedbacks_exporters_read_the_course_config_and_sanitise(graded, tmp_path):
     home = jupyter_home(tmp_path, graded)
     ex = exporters(graded, home)
@@ -200,16 +274,14 @@ def test_the_formgraders_and_the_feedbacks_exporters_read_the_course_config_and_
         assert exporter.sanitize_html, name
         assert exporter.template_name == name
     nb = graded / f"autograded/{STUDENT}/chars/chars.ipynb"
-    html, _ = ex["formgrade"].from_filename(str(nb), resources={
-        "assignment_id": "chars", "notebook_id": "chars", "submission_id": "x", "index": 0,
-        "total": 1, "base_url": "", "student": STUDENT, "last_name": "", "first_name": "",
-        "notebook_path": "x"})
+    html, _ = ex["formgrade"].from_filename(str(nb), resources=FORMGRADE_RESOURCES)
     check_inert_html(html)
     assert 'class="score tabbable"' in html  # nbgrader's grading widgets are still there
     # The feedback as generate_feedback wrote it (through grade.py), and as rendered here.
     check_inert_html((graded / f"feedback/{STUDENT}/chars/chars.html").read_text(encoding="utf-8"))
 
 
+@slow
 def test_the_autograded_notebook_still_holds_the_payloads(graded):
     """The payloads reached the notebook the pages render (so the tests above test them)."""
     text = (graded / f"autograded/{STUDENT}/chars/chars.ipynb").read_text(encoding="utf-8")
@@ -226,8 +298,9 @@ def test_the_autograded_notebook_still_holds_the_payloads(graded):
 
 from test_browser import CHROMEDRIVER, CHROMIUM, HAVE_SELENIUM, chromium  # noqa: E402
 
-browser = pytest.mark.skipif(CHROMIUM is None or CHROMEDRIVER is None or not HAVE_SELENIUM,
-                             reason="no chromium/chromedriver/selenium for the browser test")
+def browser(test):
+    return slow(pytest.mark.skipif(CHROMIUM is None or CHROMEDRIVER is None or not HAVE_SELENIUM,
+                                   reason="no chromium/chromedriver/selenium for the browser test")(test))
 
 LISTEN = """
 window.__csp = [];
