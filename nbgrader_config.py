@@ -138,7 +138,7 @@ c.HTMLExporter.sanitize_html = True
 try:
     import inert  # noqa: E402  (autograder/ is on sys.path, above)
 
-    inert.configure(c, _HERE)
+    inert.configure(c)
 except (Exception, SystemExit):  # noqa: BLE001
     try:
         from nbconvert.filters.strings import clean_html as _clean_html

@@ -4,7 +4,7 @@ A submission is hostile data: its markdown and the outputs saved in it (``displa
 ``display(Javascript)``, SVG, widget views) are HTML that nbconvert would put in the
 formgrader's page and in the feedback as it is, where it runs as whoever opens it (the
 instructor's Jupyter server, with its contents API). Two layers, both installed by the
-course's nbgrader_config.py through ``configure(c, course_root)``:
+course's nbgrader_config.py through ``configure(c)``:
 
 1. Sanitising (nbconvert's own ``HTMLExporter.sanitize_html``, with our allowlist): markdown
    as rendered, text/html and SVG outputs go through ``clean_html`` (bleach: no script, no
@@ -329,7 +329,7 @@ def install_formgrader_policy() -> None:
             handlers.default_handlers[i] = (pattern, swap[handler], *rest)
 
 
-def configure(c, course_root: str) -> None:
+def configure(c) -> None:
     """Installs all of it on the config ``c`` of nbgrader_config.py: every HTMLExporter of
     nbgrader (the formgrader's, generate_feedback's) sanitises, drops code outputs and
     writes the <meta> CSP; the formgrader's submission page sends the CSP header."""
