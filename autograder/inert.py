@@ -112,7 +112,7 @@ class InertOutputs(Preprocessor):
     >>> from nbformat.v4 import new_notebook, new_code_cell, new_output
     >>> out = new_output("display_data", {"application/javascript": "x()",
     ...     "text/html": "<b onclick=x()>t</b>", "image/png": "iVBO"},
-    ...     metadata={"image/png": {"width": "1 onerror=x()", "height": 2}})
+    ...     metadata={"image/png": {"width": "1 onerror=x()", "height": 2}, "height": "2 onload=y()"})
     >>> nb, _ = InertOutputs().preprocess(new_notebook(cells=[new_code_cell(outputs=[out])]), {})
     >>> o = nb.cells[0].outputs[0]
     >>> sorted(o.data), o.data["text/html"], o.metadata
@@ -134,7 +134,9 @@ class InertOutputs(Preprocessor):
             if "text/html" in data:
                 html = data["text/html"]
                 data["text/html"] = clean_html("".join(html) if isinstance(html, list) else html)
-            for meta in output.get("metadata", {}).values():
+            metadata = output.get("metadata", {})
+            # per mime type, and at the top level, where nbconvert looks next
+            for meta in [metadata, *metadata.values()]:
                 if isinstance(meta, dict):
                     for key in ("width", "height"):
                         if key in meta and not _is_number(meta[key]):

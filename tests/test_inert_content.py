@@ -228,6 +228,8 @@ def hostile_notebook():
         new_output("display_data", {"application/javascript": js(5), "text/plain": ""}),
         new_output("display_data", {"image/png": "bm90IGEgcG5n"},
                    metadata={"image/png": {"width": f"1 onerror={js(7)}"}}),
+        new_output("display_data", {"image/jpeg": "bm90IGEganBn"},  # where nbconvert looks next
+                   metadata={"height": f"1 onerror={js(7)}"}),
         new_output("display_data", {"text/html": "<style>th {}</style><table id='legit-table'>"
                                     "<tr><th>token</th><th>id</th></tr><tr><td>a</td><td>42</td></tr></table>"}),
         new_output("display_data", {"image/png": PNG}),
