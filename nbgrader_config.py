@@ -137,6 +137,44 @@ except (Exception, SystemExit) as _error:  # noqa: BLE001  any failure must refu
     _refuse(_error)
 
 # ---------------------------------------------------------------------------------------
+# Student content is inert where the instructor reads it (issue 34)
+# ---------------------------------------------------------------------------------------
+# A submission's markdown and saved outputs are the student's HTML. The formgrader's
+# submission page and the feedback HTML (both nbconvert's HTMLExporter, which reads this
+# file) sanitise it: no script, event handler or javascript: URL; JavaScript and widget
+# outputs dropped; markdown, math, images and tables still shown. Both pages also carry a
+# Content-Security-Policy without inline scripts (a <meta> in the document; a header on the
+# formgrader's page). autograder/inert.py has the details, autograder/README.md the summary.
+#
+# Fail closed here too: if inert.py cannot load, nbconvert's own sanitiser stands in (a
+# smaller allowlist: some markdown shows its tags as text), never nothing.
+c.HTMLExporter.sanitize_html = True
+try:
+    import inert  # noqa: E402  (autograder/ is on sys.path, above)
+
+    inert.configure(c)
+except (Exception, SystemExit):  # noqa: BLE001
+    try:
+        from nbconvert.filters.strings import clean_html as _clean_html
+        from nbconvert.filters.strings import strip_files_prefix as _strip_files_prefix
+        from nbconvert.preprocessors import Preprocessor as _Preprocessor
+
+        class _NoOutputMetadata(_Preprocessor):
+            """nbconvert writes an image's width and height unquoted: drop them all."""
+
+            def preprocess_cell(self, cell, resources, index):
+                for output in cell.get("outputs", []):
+                    if "metadata" in output:
+                        output["metadata"] = {}
+                return cell, resources
+
+        # nbgrader's templates render markdown as `markdown2html | strip_files_prefix`.
+        c.HTMLExporter.filters = {"strip_files_prefix": lambda html: _clean_html(_strip_files_prefix(html))}
+        c.HTMLExporter.preprocessors = [_NoOutputMetadata]
+    except (Exception, SystemExit):  # noqa: BLE001  no nbconvert: nothing renders anyway
+        pass
+
+# ---------------------------------------------------------------------------------------
 # Feedback (`nbgrader generate_feedback`)
 # ---------------------------------------------------------------------------------------
 # nbgrader shows the hidden tests in the feedback, by design: students see which input
