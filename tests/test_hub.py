@@ -82,6 +82,8 @@ pytestmark = [
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_grading_e2e import solutions, submission  # noqa: E402
+from test_grading_robust import POLLER  # noqa: E402
+from test_inert_content import N_PAYLOADS, js as inert_js  # noqa: E402
 
 # bob's chars: Parts 1-3 right, Part 4 wrong; the cell also tries to leave a trace outside
 # its sandbox and to read the course's source (the grader runs it as the instructor).
@@ -361,6 +363,24 @@ def test_alice_fetches_and_submits_in_the_assignments_panel(alice):
     assert {x["assignment_id"] for x in listing if x["status"] == "submitted"} == {"chars", "capstone"}
 
 
+def hostile_cells() -> list[dict]:
+    """A markdown cell with four payloads (<script>, <svg onload>, <img onerror>, a
+    javascript: link) and a code cell whose outputs carry three more (an HTML <script>, a
+    Javascript output, an image whose width attribute is a handler): each sets
+    ``window.__xss_N`` when it runs (tests/test_inert_content.py has the same seven)."""
+    code = (
+        "from IPython.display import HTML, Javascript, display\n"
+        f"display(HTML(\"<script>{inert_js(4)}</script><p id='legit-html'>html output</p>\"))\n"
+        f"display(Javascript(\"{inert_js(5)}\"))\n"
+        f"display({{'image/png': 'bm90IGEgcG5n'}}, raw=True, metadata={{'image/png': {{'width': '1 onerror={inert_js(7)}'}}}})\n")
+    markdown = ("## Notes\n\nThe cost grows like $x^2$.\n\n"
+                f"<script>{inert_js(1)}</script>\n\n<svg onload=\"{inert_js(2)}\"></svg>\n\n"
+                f"<img src=\"x\" onerror=\"{inert_js(3)}\">\n\n[see my proof](javascript:{inert_js(6)})\n")
+    return [{"cell_type": "markdown", "metadata": {}, "id": "bobs-notes", "source": markdown},
+            {"cell_type": "code", "metadata": {}, "id": "bobs-outputs", "execution_count": None,
+             "outputs": [], "source": code}]
+
+
 def test_bob_fetches_and_submits_in_a_terminal(bob):
     """The guide's commands typed into bob's terminal; then bob cheats twice: he submits
     his chars in alice's name (after her own submission, so nbgrader would take his as her
@@ -374,7 +394,12 @@ def test_bob_fetches_and_submits_in_a_terminal(bob):
     code["chars-unk-rate"] = BOB_UNK_RATE
     path.write_text(json.dumps(submission(read_nb(path), code)), encoding="utf-8")
     os.chown(path, pwd.getpwnam(BOB).pw_uid, pwd.getpwnam(BOB).pw_gid)
-    for a in ("chars", "capstone"):  # capstone as released
+    # capstone as released, plus the reviewer's payloads for the instructor's eyes (F5)
+    path = home / "capstone" / "capstone.ipynb"
+    nb = read_nb(path)
+    nb["cells"][1:1] = hostile_cells()
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    for a in ("chars", "capstone"):
         status, shown = bob.type(f"nbgrader submit {a} --course {COURSE_ID}")
         assert status == 0, shown
     status, shown = bob.type(f"nbgrader submit chars --course {COURSE_ID} --student {ALICE}")
@@ -385,6 +410,87 @@ def test_bob_fetches_and_submits_in_a_terminal(bob):
     assert len(forged) == 1, sorted(p.name for p in inbound.iterdir())
     [own] = [p for p in inbound.iterdir() if p.name.startswith(f"{BOB}+chars+")]
     run_as(BOB, "sh", "-c", f"echo '2020-01-01 00:00:00.000000 UTC' > '{own}/timestamp.txt'")
+
+
+# bob's hostile capstone submissions (issue 34, F1-F4, F6), each newer than his honest one
+# and made in his own terminal, in the exchange's inbound as his server sees it. The course
+# must set every one aside, collect none of what they point to, and go on with the class.
+PLANT = r'''
+import json, os, secrets, shutil, sys, time
+inbound, released, server_pid, course = sys.argv[1:5]
+made = {}
+
+def submission(name, i):
+    stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(time.time() + 60 + i)) + ".000000 UTC"
+    folder = os.path.join(inbound, f"tokhub-bob+capstone+{stamp}+{secrets.token_hex(16)}")
+    if name == "a folder whose time is not a date":
+        folder = os.path.join(inbound, "tokhub-bob+capstone+not-a-date+x")
+    os.mkdir(folder)
+    shutil.copyfile(released, os.path.join(folder, "capstone.ipynb"))
+    with open(os.path.join(folder, "timestamp.txt"), "w") as f:
+        f.write(stamp)
+    made[name] = os.path.basename(folder)
+    return folder
+
+def swap_notebook(folder, target):
+    os.unlink(os.path.join(folder, "capstone.ipynb"))
+    os.symlink(target, os.path.join(folder, "capstone.ipynb"))
+
+late = os.path.expanduser("~/late.ipynb")
+shutil.copyfile(released, late)
+plants = {
+    "the instructor's server environment": lambda f: os.symlink(f"/proc/{server_pid}/environ", f"{f}/env.txt"),
+    "the course's source notebook": lambda f: swap_notebook(f, f"{course}/source/capstone/capstone.ipynb"),
+    "the course's source/": lambda f: os.symlink(f"{course}/source", f"{f}/srcdir"),
+    "the gradebook": lambda f: os.symlink(f"{course}/gradebook.db", f"{f}/gb.dat"),
+    "/dev/zero": lambda f: os.symlink("/dev/zero", f"{f}/zero.bin"),
+    "a directory of 400 MB": lambda f: os.symlink("/usr/lib", f"{f}/lib"),
+    "a notebook swapped for a link after submitting": lambda f: swap_notebook(f, late),
+    "a FIFO": lambda f: os.mkfifo(f"{f}/pipe"),
+    "a dangling link": lambda f: os.symlink("/nonexistent/gone", f"{f}/gone"),
+    "a file over the cap": lambda f: os.truncate(open(f"{f}/big.bin", "wb").name, 150 * 10**6),
+    "a folder whose time is not a date": lambda f: None,
+}
+for i, (name, plant) in enumerate(plants.items()):
+    plant(submission(name, i))
+with open(late, "a") as f:  # edited after the deadline, through the link
+    f.write(" ")
+print("PLANTED=" + json.dumps(made))
+'''
+
+
+def server_pid(user: str) -> int:
+    """The pid of ``user``'s ``jupyterhub-singleuser``."""
+    uid = pwd.getpwnam(user).pw_uid
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and proc.stat().st_uid == uid and \
+                    b"jupyterhub-singleuser" in (proc / "cmdline").read_bytes():
+                return int(proc.name)
+        except OSError:
+            continue
+    raise AssertionError(f"no jupyterhub-singleuser of {user}")
+
+
+@pytest.fixture(scope="module")
+def planted(bob, instructor) -> dict[str, str]:
+    """bob's eleven hostile submissions of capstone: what each is -> its folder's name."""
+    home = Path(pwd.getpwnam(BOB).pw_dir)
+    script = home / "plant.py"
+    script.write_text(PLANT, encoding="utf-8")
+    os.chown(script, pwd.getpwnam(BOB).pw_uid, pwd.getpwnam(BOB).pw_gid)
+    status, shown = bob.type(f"python ~/plant.py {EXCHANGE}/{COURSE_ID}/inbound ~/capstone/capstone.ipynb "
+                             f"{server_pid(INSTRUCTOR)} {COURSE}")
+    found = re.search(r"PLANTED=(\{.*\})", shown.replace("\n", ""))
+    assert status == 0 and found, shown[-3000:]
+    return json.loads(found.group(1))
+
+
+def test_bob_plants_links_and_special_files(planted):
+    """They are in bob's inbound, his own; the honest one is still there, older."""
+    names = {p.name for p in (USERS / BOB / "inbound").iterdir()}
+    assert set(planted.values()) <= names, (planted, names)
+    assert len(planted) == 11
 
 
 def test_login_shells_find_the_hub(hub):
@@ -688,10 +794,24 @@ def test_grade_py_as_the_instructor(instructor):
     inside the instructor's server (delegated to them)."""
     status, shown = instructor.type(f"cd ~/{COURSE_ID} && python autograder/doctor.py")
     assert f"{EXCHANGE} is 0o1777" in shown and "private" in shown, shown
-    status, shown = instructor.type(f"cd ~/{COURSE_ID} && python autograder/grade.py chars capstone "
-                                    "--collect exchange --quiet")
+    # While it grades, bob polls /tmp for the sandboxes' folders and tries to read them (the
+    # instructor's server has a /tmp of its own here, so he should not even see their names).
+    signals = Path(tempfile.mkdtemp(prefix="tokhub-poll-", dir="/tmp"))
+    signals.chmod(0o755)
+    poller = subprocess.Popen(["runuser", "-u", BOB, "--", f"{VENV}/bin/python", "-c", POLLER, "900",
+                               str(signals / "stop"), "/tmp"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        status, shown = instructor.type(f"cd ~/{COURSE_ID} && python autograder/grade.py chars capstone "
+                                        "--collect exchange --quiet")
+    finally:
+        (signals / "stop").touch()
+        out, err = poller.communicate(timeout=120)
+        shutil.rmtree(signals)
     print(shown[-2000:], file=sys.stderr)
     assert status == 0, shown[-3000:]
+    assert out.strip(), err[-2000:]
+    polled = json.loads(out)
+    assert polled["read"] == [] and polled["listed"] == [], polled
     with (COURSE / "grading-report.csv").open(encoding="utf-8") as f:
         rows = {(r["assignment"], r["student"]): r for r in csv.DictReader(f)}
     score = {k: float(r["score"]) for k, r in rows.items()}
@@ -709,6 +829,40 @@ def test_grade_py_as_the_instructor(instructor):
     for path in (COURSE / "submitted").rglob("*"):
         assert pwd.getpwuid(path.stat().st_uid).pw_name == INSTRUCTOR, path
         assert not path.stat().st_mode & stat.S_IWOTH, path
+
+
+def test_bobs_hostile_submissions_were_set_aside(planted, instructor):
+    """F1-F4, F6: each of bob's eleven is in the report's *Not collected*, with its reason;
+    nothing they point to reached the course (the instructor's API token, the source's
+    solutions, the gradebook, /dev/zero, /usr/lib), bob's honest older capstone was
+    collected and graded instead, and grading went on for everyone."""
+    report = (COURSE / "grading-report.md").read_text(encoding="utf-8")
+    aside = report.split("## Not collected")[1]
+    for what, folder in planted.items():
+        [line] = [ln for ln in aside.splitlines() if folder in ln]
+        assert line.startswith(f"- **{BOB}**, capstone: submission not collected:"), (what, line)
+        assert "link or special file" in line or "over the cap" in line or "could not be read" in line \
+            or "more than" in line, (what, line)
+    environ = Path(f"/proc/{server_pid(INSTRUCTOR)}/environ").read_bytes().split(b"\0")
+    [token] = [v.split(b"=", 1)[1] for v in environ if v.startswith(b"JUPYTERHUB_API_TOKEN=")]
+    secrets = {"the instructor's token": token, "the gradebook": b"SQLite format 3"}
+    secrets |= {f"capstone's solution line {line[:40]!r}": line.encode()
+                for code in solutions(read_nb(ROOT / "source" / "capstone" / "capstone.ipynb")).values()
+                for line in (ln.strip() for ln in code.splitlines()) if len(line) >= 40}
+    collected = COURSE / "submitted" / BOB / "capstone"
+    assert sorted(p.name for p in collected.iterdir()) == ["capstone.ipynb", "timestamp.txt"]
+    assert min(planted_time for planted_time in [collected / "timestamp.txt"]).read_text() < min(
+        f.split("+")[2] for f in planted.values() if "not-a-date" not in f)
+    for top in ("submitted", "autograded", "feedback"):
+        for path in (COURSE / top / BOB).rglob("*"):
+            assert not path.is_symlink(), path
+            if path.is_file():
+                data = path.read_bytes()
+                assert len(data) < 5 * 2**20, (path, len(data))
+                leaked = [name for name, secret in secrets.items() if secret in data]
+                assert leaked == [], (path, leaked)
+    # The sets aside were left where bob put them: his to see, nobody's to grade.
+    assert set(planted.values()) <= {p.name for p in (USERS / BOB / "inbound").iterdir()}
 
 
 def test_bob_cannot_write_alices_collected_submission(hub):
@@ -762,6 +916,52 @@ def test_manual_grade_in_the_formgrader(instructor):
         assert r.status_code == 200 and r.json()["manual_score"] == 2, r.text[:300]
     sub = instructor.server("GET", f"formgrader/api/submission/capstone/{ALICE}").json()
     assert sub["score"] == 20.0 and not sub["needs_manual_grade"]
+
+
+def test_a_students_html_is_inert_where_the_instructor_reads_it(instructor, hub):
+    """F5: the instructor opens bob's capstone in the formgrader (the manual-grading page)
+    and his feedback in a browser, logged in as themself: none of the seven payloads runs
+    (and none wrote a file into the instructor's home), the page carries the course's
+    Content-Security-Policy beside the hub's, and nbgrader's own grading widgets work."""
+    from selenium.webdriver.common.by import By
+    from test_browser import chromium
+
+    [nb] = [n for n in instructor.server("GET", "formgrader/api/submitted_notebooks/capstone/capstone").json()
+            if n["student"] == BOB]
+    page = f"formgrader/submissions/{nb['id']}/"
+    r = instructor.server("GET", page)
+    policy = r.headers.get("Content-Security-Policy", "")
+    assert r.status_code == 200 and "frame-ancestors 'none'" in policy and "script-src" in policy, policy
+    assert "object-src 'none'" in policy and "'unsafe-inline'" not in policy.split("script-src")[1].split(";")[0]
+    home = Path(pwd.getpwnam(INSTRUCTOR).pw_dir)
+    passwords = dict(line.split() for line in (RUN / "state" / "passwords").read_text().splitlines())
+    profile = tempfile.mkdtemp(prefix="tokhub-chrome-")
+    drv = chromium(profile, "--window-size=1280,1000")
+    try:
+        base = instructor.url
+        drv.get(f"{base}/hub/login")
+        drv.find_element(By.ID, "username_input").send_keys(INSTRUCTOR)
+        drv.find_element(By.ID, "password_input").send_keys(passwords[INSTRUCTOR])
+        drv.find_element(By.ID, "login_submit").click()
+        wait_for(lambda: "/hub/login" not in drv.current_url, "the instructor's login")
+        ran = f"return Array.from({{length: {N_PAYLOADS}}}, (_, i) => i + 1).filter(n => window['__xss_' + n]);"
+        for url in (f"{base}/user/{INSTRUCTOR}/{page}",
+                    f"{base}/user/{INSTRUCTOR}/files/{COURSE_ID}/feedback/{BOB}/capstone/capstone.html"):
+            drv.get(url)
+            wait_for(lambda: drv.execute_script("return document.readyState") == "complete", url)
+            wait_for(lambda: drv.find_elements(By.ID, "bobs-notes") or "Notes" in drv.page_source, url)
+            for a in drv.find_elements(By.PARTIAL_LINK_TEXT, "see my proof"):
+                drv.execute_script("arguments[0].scrollIntoView({block: 'center'});", a)
+                a.click()
+            time.sleep(1.5)  # a handler, an onload, a fetch: long enough for any of them to run
+            assert drv.execute_script(ran) == [], url
+            if "formgrader" in url:  # nbgrader's own JavaScript ran: its score inputs are filled
+                wait_for(lambda: any(i.get_attribute("placeholder") for i in
+                                     drv.find_elements(By.CSS_SELECTOR, "input.score")), "nbgrader's score inputs")
+    finally:
+        drv.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+    assert not list(home.rglob("pwned-*.txt"))
 
 
 def test_feedback_reaches_alice(instructor, alice):
