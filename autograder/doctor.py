@@ -238,9 +238,11 @@ def check_exchange(exchange: Path, course_id: str, instructor: int, explicit: bo
             checks.append(Check("exchange", False, f"{course} belongs to {_user(owner)}, not to the "
                                 f"instructor {_user(instructor)}", f"sudo chown {instructor} {course}", "warn"))
         inbound = course / "inbound"
-        if inbound.is_dir() and _mode(inbound) & 0o004:
-            checks.append(Check("exchange", False, f"{inbound} is {oct(_mode(inbound))}: students can list "
-                                "each other's submissions", f"chmod 2733 {inbound}", "warn"))
+        if inbound.is_dir() and (_mode(inbound) & 0o004 or not _mode(inbound) & 0o1000):
+            why = ("students can list each other's submissions" if _mode(inbound) & 0o004 else
+                   "without the sticky bit a student can rename or delete another's submission")
+            checks.append(Check("exchange", False, f"{inbound} is {oct(_mode(inbound))}: {why}",
+                                f"chmod 3733 {inbound}", "warn"))
     return checks or [Check("exchange", True, f"{exchange} is {oct(mode)}, {course_id or 'no course'}/ "
                             "the instructor's")]
 

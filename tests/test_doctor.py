@@ -166,10 +166,13 @@ def test_exchange_permissions(tmp_path):
     checks = doctor.check_exchange(exchange, "tokenization", me + 1, explicit=True)
     fixes = [c.fix for c in checks]
     assert fixes == [f"sudo chmod 1777 {exchange}", f"sudo chown {me + 1} {exchange / 'tokenization'}",
-                     f"chmod 2733 {exchange / 'tokenization/inbound'}"]
+                     f"chmod 3733 {exchange / 'tokenization/inbound'}"]
     assert all(c.label == "warn" for c in checks)
     os.chmod(exchange, 0o1777)
-    os.chmod(exchange / "tokenization/inbound", 0o2733)
+    os.chmod(exchange / "tokenization/inbound", 0o2733)  # nbgrader's own: unlistable, not sticky
+    [check] = doctor.check_exchange(exchange, "tokenization", me, explicit=True)
+    assert check.label == "warn" and "sticky" in check.seen and check.fix.startswith("chmod 3733"), check
+    os.chmod(exchange / "tokenization/inbound", 0o3733)
     assert [c.label for c in doctor.check_exchange(exchange, "tokenization", me, explicit=True)] == ["ok"]
     assert doctor.check_exchange(tmp_path / "none", "tokenization", me, explicit=True)[0].label == "warn"
 
