@@ -24,6 +24,7 @@ from passing unseen.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
@@ -76,7 +77,7 @@ class GradingEvent:
         record = asdict(self)
         if self.seconds is None:
             del record["seconds"]
-        return json.dumps(record, sort_keys=True, ensure_ascii=False)
+        return json.dumps(record, sort_keys=True)  # a name that is no UTF-8 (\udcff) stays writable
 
     @classmethod
     def from_json(cls, line: str) -> GradingEvent:
@@ -126,12 +127,20 @@ def read_events(path: Path | str) -> list[GradingEvent]:
     return events
 
 
+def _rewrite(path: Path | str, events: list[GradingEvent]) -> None:
+    """Replace the file at once: a failure leaves the old one whole."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text("".join(e.to_json() + "\n" for e in events), encoding="utf-8")
+    os.replace(tmp, path)
+
+
 def replace_events(path: Path | str, new: list[GradingEvent], graded: set[tuple[str, str]]) -> None:
     """Rewrite ``path``: the events of submissions not in ``graded`` and what collecting
     found (``COLLECTED``: it holds until the next collect), then ``new``."""
     kept = [e for e in read_events(path)
             if (e.assignment, e.student) not in graded or e.event in COLLECTED]
-    Path(path).write_text("".join(e.to_json() + "\n" for e in kept + new), encoding="utf-8")
+    _rewrite(path, kept + new)
 
 
 def replace_collect_events(path: Path | str, assignment: str, student: str | None,
@@ -143,4 +152,4 @@ def replace_collect_events(path: Path | str, assignment: str, student: str | Non
     kept = [e for e in read_events(path)
             if not (e.event in COLLECTED and e.assignment == assignment
                     and student in (None, e.student))]
-    Path(path).write_text("".join(e.to_json() + "\n" for e in kept + new), encoding="utf-8")
+    _rewrite(path, kept + new)

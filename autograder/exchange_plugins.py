@@ -90,8 +90,11 @@ def _owner(uid: int) -> str:
         return f"uid {uid}"
 
 
-def foreign_owners(folder: str, student: str) -> list[str]:
+def foreign_owners(folder: str, student: str, *, max_entries: int = 10_000) -> list[str]:
     """The users other than ``student`` who own ``folder`` or anything in it, sorted.
+    Raises :class:`NotPlain` when ``folder`` is not a directory (a link to someone else's
+    folder would make its owners look like forgers) or holds more than ``max_entries``
+    names (a walk of a million files would stall the class's collect).
 
     >>> import tempfile; d = tempfile.mkdtemp()
     >>> foreign_owners(d, _owner(os.getuid()))
@@ -99,8 +102,15 @@ def foreign_owners(folder: str, student: str) -> list[str]:
     >>> foreign_owners(d, "nobody-at-all") == [_owner(os.getuid())]
     True
     """
-    owners = {_owner(os.lstat(folder).st_uid)}
+    st = os.lstat(folder)
+    if not stat.S_ISDIR(st.st_mode):  # os.walk would follow a link given as the top
+        raise NotPlain(f"is {kind(st.st_mode)}, not a directory")
+    owners, seen = {_owner(st.st_uid)}, 0
     for d, dirs, files in os.walk(folder):
+        seen += len(dirs) + len(files)
+        if max_entries and seen > max_entries:
+            raise NotPlain(f"holds more than {max_entries} files and folders "
+                           "(CheckedExchangeCollect.max_entries)")
         owners |= {_owner(os.lstat(os.path.join(d, n)).st_uid) for n in dirs + files}
     return sorted(owners - {student})
 
@@ -119,6 +129,9 @@ class CheckedExchangeCollect(ExchangeCollect):
         "<student>+<assignment>+<time>+<random> like those of the exchange's own inbound/, "
         "are collected with them, with the same checks of owner, time, plain files and "
         "size").tag(config=True)
+    max_entries = Integer(
+        10_000, help="Files and folders one submission may hold, all together; more sets it "
+        "aside (0: no cap)").tag(config=True)
 
     def init_src(self):
         """nbgrader's ``init_src`` (each student's latest submission, or latest before the
@@ -167,14 +180,15 @@ class CheckedExchangeCollect(ExchangeCollect):
             record = {**self._path_to_record(path), "path": path}
             student = record["username"]
             if self.check_owner:
-                others = foreign_owners(path, student)
+                others = foreign_owners(path, student, max_entries=self.max_entries)
                 if others:
                     self._events += self._set_aside(path, student, others)
                     return None
             record["entries"] = scan(path, ignore=self.coursedir.ignore,
                                      include=self.coursedir.include,
                                      max_file_kb=self.coursedir.max_file_size,
-                                     max_dir_kb=self.coursedir.max_dir_size)
+                                     max_dir_kb=self.coursedir.max_dir_size,
+                                     max_entries=self.max_entries)
             return record
         except NotPlain as e:
             reason = str(e)
@@ -252,13 +266,15 @@ class CheckedExchangeCollect(ExchangeCollect):
         stated = self.coursedir.get_existing_timestamp(dest)  # naive, in UTC
         stated = stated and stated.replace(tzinfo=datetime.timezone.utc)
         changed = datetime.datetime.fromtimestamp(ctime, datetime.timezone.utc)
-        if stated is None or (changed - stated).total_seconds() <= self.time_tolerance:
+        if stated is not None and (changed - stated).total_seconds() <= self.time_tolerance:
             return []
         path = os.path.join(dest, "timestamp.txt")
-        os.remove(path)  # the copy's own file: rewritten, never followed
+        if os.path.lexists(path):
+            os.remove(path)  # the copy's own file: rewritten, never followed
         with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as f:
             f.write(changed.strftime(self.timestamp_format))
-        detail = (f"its timestamp.txt says {stated:%Y-%m-%d %H:%M:%S} UTC, but the submission "
+        said = f"says {stated:%Y-%m-%d %H:%M:%S} UTC" if stated else "is missing or empty"
+        detail = (f"its timestamp.txt {said}, but the submission "
                   f"last changed at {changed:%Y-%m-%d %H:%M:%S} UTC; graded as submitted then")
         self.log.warning("%s's %s: %s", student, self.coursedir.assignment_id, detail)
         return [GradingEvent(self.coursedir.assignment_id, student, None, "", CHANGED_AFTER, detail,

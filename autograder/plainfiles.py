@@ -71,14 +71,15 @@ def ignored(name: str, patterns: list[str] | tuple[str, ...]) -> bool:
 
 
 def scan(folder: str, *, ignore: list[str] | tuple[str, ...] = (), include: list[str] | tuple[str, ...] = ("*",),
-         max_file_kb: int = 0, max_dir_kb: int = 0) -> list[Entry]:
+         max_file_kb: int = 0, max_dir_kb: int = 0, max_entries: int = 10_000) -> list[Entry]:
     """The directories and regular files to collect from ``folder``, parents first.
 
     Like nbgrader's copy: names matching ``ignore`` are left out (and not looked into),
     files not matching ``include`` too; sizes are in nbgrader's kilobytes (1000 bytes),
     0 meaning no cap. Raises :class:`NotPlain` for anything else than a directory or a
-    regular file (the folder itself included), a file over ``max_file_kb`` or a total
-    over ``max_dir_kb``. Nothing is opened: only ``lstat``.
+    regular file (the folder itself included), a file over ``max_file_kb``, a total
+    over ``max_dir_kb``, or more than ``max_entries`` names in all (a million empty files
+    cost no bytes, but minutes to copy and an inode each). Nothing is opened: only ``lstat``.
 
     >>> import tempfile; d = tempfile.mkdtemp(); open(f"{d}/a.ipynb", "w").write("{}")
     2
@@ -88,7 +89,7 @@ def scan(folder: str, *, ignore: list[str] | tuple[str, ...] = (), include: list
     Traceback (most recent call last):
     plainfiles.NotPlain: contains a link or special file: b.txt is a symbolic link
     """
-    entries, total = [], 0
+    entries, total, seen = [], 0, 0
     todo = ["."]
     while todo:
         rel = todo.pop(0)
@@ -96,7 +97,12 @@ def scan(folder: str, *, ignore: list[str] | tuple[str, ...] = (), include: list
         if not stat.S_ISDIR(st.st_mode):
             raise NotPlain(f"contains a link or special file: {rel} is {kind(st.st_mode)}")
         entries.append(Entry(rel, True, 0, (st.st_dev, st.st_ino), st.st_ctime))
-        for name in sorted(os.listdir(os.path.join(folder, rel))):
+        names = os.listdir(os.path.join(folder, rel))
+        seen += len(names)
+        if max_entries and seen > max_entries:
+            raise NotPlain(f"holds more than {max_entries} files and folders "
+                           "(CheckedExchangeCollect.max_entries)")
+        for name in sorted(names):
             path = os.path.normpath(os.path.join(rel, name))
             if ignored(name, ignore):
                 continue

@@ -193,7 +193,8 @@ def write_atomic(path: Path, text: str) -> None:
     """
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+        # A student's name need not be UTF-8 (a folder named with byte 0xff): written escaped.
+        with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace", newline="") as f:
             f.write(text)
         os.chmod(tmp, 0o644 & ~_umask())
         os.replace(tmp, path)

@@ -40,7 +40,7 @@ bubblewrap, whose pid namespace takes every process the notebook started with it
 detached or not; how many were still running is reported.
 
 Run by root (CI, a container), bubblewrap uses no user namespace and ``boot.py`` drops
-to a uid of the sandbox's own (``200000 + pid of the grader``), so that the process limit
+to a uid of the sandbox's own (``2000000000 + pid of the grader``, :func:`sandbox_uid`), so that the process limit
 counts only this sandbox's processes. Run by an ordinary user, bubblewrap makes a user
 namespace (unprivileged user namespaces must be enabled, as they are on Debian).
 
@@ -72,7 +72,11 @@ from traitlets import Bool, Dict, Integer, Unicode
 
 HERE = Path(__file__).resolve().parent
 BOOT = HERE / "sandbox_boot.py"
-ROOT_UID_BASE = 200_000
+# Above the subordinate ids that useradd hands out (/etc/subuid: 100000 up, 65536 a user,
+# to SUB_UID_MAX 600100000 on Debian) and systemd's container range (to 1879048191): a
+# student whose range held the kernel's uid could become it in a user namespace of their
+# own and read the sandbox's files. sandbox_uid() checks /etc/subuid and /etc/subgid too.
+ROOT_UID_BASE = 2_000_000_000
 MAX_AUDIT_BYTES = 1_000_000
 
 
@@ -132,6 +136,49 @@ def _with_parents(path: str, made: set[str]) -> list[str]:
             made.add(d)
             out += ["--perms", "0755", "--dir", d]
     return out
+
+
+def subordinate_ranges(files: tuple[str, ...] = ("/etc/subuid", "/etc/subgid")) -> list[range]:
+    """The ids delegated to users for their own user namespaces (``name:first:count`` lines).
+
+    >>> import tempfile; f = tempfile.NamedTemporaryFile("w", delete=False)
+    >>> _ = f.write("alice:100000:65536\\nbad line\\n"); f.close()
+    >>> subordinate_ranges((f.name, "/nonexistent"))
+    [range(100000, 165536)]
+    """
+    ranges = []
+    for path in files:
+        try:
+            lines = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            parts = line.strip().split(":")
+            if len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit():
+                ranges.append(range(int(parts[1]), int(parts[1]) + int(parts[2])))
+    return ranges
+
+
+def sandbox_uid(pid: int, ranges: list[range] | None = None) -> int:
+    """The uid (and gid) a root grader's kernel runs as: ``ROOT_UID_BASE + pid``, which no
+    user may hold in a user namespace of their own. Refuses (:class:`SandboxUnavailable`)
+    when /etc/subuid or /etc/subgid delegates it to someone.
+
+    >>> sandbox_uid(42, [range(100000, 165536)])
+    2000000042
+    >>> sandbox_uid(42, [range(1999999999, 2000000100)])
+    Traceback (most recent call last):
+    sandbox.SandboxUnavailable: uid 2000000042, the grading kernel's, is in a range of /etc/subuid or /etc/subgid (1999999999-2000000099): a user could become it in a user namespace of their own and read the sandbox's files. Give that user another range (usermod --del-subuids/--add-subuids), or grade as an ordinary user
+    """
+    uid = ROOT_UID_BASE + pid
+    for r in subordinate_ranges() if ranges is None else ranges:
+        if uid in r:
+            raise SandboxUnavailable(
+                f"uid {uid}, the grading kernel's, is in a range of /etc/subuid or /etc/subgid "
+                f"({r.start}-{r.stop - 1}): a user could become it in a user namespace of their own "
+                "and read the sandbox's files. Give that user another range (usermod "
+                "--del-subuids/--add-subuids), or grade as an ordinary user")
+    return uid
 
 
 def copy_regular_files(src: Path, dest: Path, *, limit: int = 64 * 2**20) -> list[str]:
@@ -254,7 +301,7 @@ class SandboxedKernelManager(AsyncKernelManager):
         self.findings: list[dict[str, Any]] = []
         self._private: Path | None = None
         self._audit: AuditListener | None = None
-        self._uid = ROOT_UID_BASE + os.getpid() if os.geteuid() == 0 else None
+        self._uid = sandbox_uid(os.getpid()) if os.geteuid() == 0 else None
         self._cap: cgroups.Cap | None = None
 
     # --- what to start -------------------------------------------------------------
