@@ -296,6 +296,7 @@ class PlainExtractor(ExtractorPlugin):
                 path = os.path.join(root, name)
                 mode = os.lstat(path).st_mode
                 to = os.path.normpath(os.path.join(extracted_path, rel))
+                self._top = path  # the LMS's name, which says whose everything in it is
                 try:
                     if stat.S_ISDIR(mode):
                         continue
@@ -307,7 +308,7 @@ class PlainExtractor(ExtractorPlugin):
                     else:
                         copy_file(path, os.path.join(to, name))
                 except Exception as e:  # noqa: BLE001  one student's file never stops the class
-                    self._refuse(path, f"archive/{os.path.join(rel, name)}", e)
+                    self._refuse(f"archive/{os.path.join(rel, name)}", e)
         self._sweep(extracted_path)
         write_zip_events(self.parent, self._events)
 
@@ -341,7 +342,7 @@ class PlainExtractor(ExtractorPlugin):
         members, refused = archive_members(path, max_bytes=budget, max_file_bytes=cap,
                                            max_ratio=self.max_ratio)
         for name, why in refused:
-            self._refuse(os.path.join(own, name), f"{os.path.basename(path)}: {name}", NotPlain(why))
+            self._refuse(f"{os.path.basename(path)}: {name}", NotPlain(why))
         self.log.info("Extracting %s to %s", path, own)
         try:
             written = extract_members(path, own, members)
@@ -357,7 +358,7 @@ class PlainExtractor(ExtractorPlugin):
                     shutil.rmtree(own, ignore_errors=True)  # the outer archive is over its cap
                     raise
                 except Exception as e:  # noqa: BLE001
-                    self._refuse(inner, os.path.relpath(inner, to), e)
+                    self._refuse(os.path.relpath(inner, to), e)
         return used
 
     def _sweep(self, extracted_path: str) -> None:
@@ -368,14 +369,18 @@ class PlainExtractor(ExtractorPlugin):
                 mode = os.lstat(path).st_mode
                 if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
                     os.remove(path)
-                    self._refuse(path, os.path.relpath(path, extracted_path),
+                    where = os.path.relpath(path, extracted_path)
+                    self._top = os.path.join(extracted_path, where.split(os.sep)[0])
+                    self._refuse(where,
                                  NotPlain(f"is {kind(mode)}, not a regular file"))
 
-    def _refuse(self, path: str, where: str, error: Exception) -> None:
+    def _refuse(self, where: str, error: Exception) -> None:
+        """Flag ``where`` on the student the name of the file of archive/ it came from
+        (``self._top``) gives: never on a name inside a student's archive."""
         reason = str(error) if isinstance(error, NotPlain) else f"{type(error).__name__}: {error}"
         regexp = getattr(getattr(self.parent, "collector_plugin_inst", None), "named_regexp", "")
-        found = re.match(regexp, path) if regexp else None
-        student = (found.groupdict().get("student_id") if found else None) or os.path.basename(path)
+        found = re.match(regexp, self._top) if regexp else None
+        student = (found.groupdict().get("student_id") if found else None) or os.path.basename(self._top)
         self._events.append(not_collected(self, student, where, reason))
 
 
