@@ -55,8 +55,10 @@ whose submissions are collected with the same checks.
 **Archives.** :class:`PlainExtractor`, installed as ``ZipCollectApp.extractor_plugin``,
 refuses in ``downloaded/<a>/archive/`` anything but regular files, and in each zip or tar
 links, devices, absolute paths, ``..`` and files over ``max_file_size`` (the entry alone),
-and zip bombs (the whole archive: see its docstring); each refusal is flagged on the
-student the file names.
+and zip bombs (the whole archive: see its docstring). :class:`CheckedFileNameCollector`,
+installed as ``ZipCollectApp.collector_plugin``, collects a file inside a student's archive
+only for that student. The LMS is trusted for the names in archive/ only: each refusal is
+flagged on the student such a name gives.
 """
 
 from __future__ import annotations
@@ -271,15 +273,19 @@ class PlainExtractor(ExtractorPlugin):
     ``downloaded/<a>/archive/`` must be regular files; each zip or tar is listed before
     anything is written, and a link, device or FIFO entry, an absolute path or one with
     ``..``, or a file over ``CourseDirectory.max_file_size`` is refused (the rest of the
-    archive is unpacked), while an archive unpacking to more than ``max_archive_size`` or
-    at a ratio above ``max_ratio`` (a zip bomb) is refused whole. Each refusal is logged
-    and flagged on the student the file names (``FileNameCollectorPlugin.named_regexp``),
-    else on the archive's name; the other students are collected. Archives inside
-    archives are unpacked into their own folder, one level deep, within the same budget."""
+    archive is unpacked), while an archive unpacking to more than one submission's
+    ``CourseDirectory.max_dir_size`` or at a ratio above ``max_ratio`` (a zip bomb) is
+    refused whole, and so is one that would take all the archives together past
+    ``max_archive_size`` (the flag names the archives that used it): one big archive
+    never makes the others "bombs". Each refusal is logged and flagged on the student
+    the name of the file of archive/ gives (``FileNameCollectorPlugin.named_regexp``), else
+    on that name; the other students are collected. Archives inside archives are unpacked
+    into their own folder, one level deep, within the outer one's caps."""
 
     max_archive_size = Integer(
         1_000_000, help="kB (1000 bytes) that the archives of downloaded/<a>/archive/ may "
-        "unpack to, all together").tag(config=True)
+        "unpack to, all together: a last resort, after each one's own cap of "
+        "CourseDirectory.max_dir_size").tag(config=True)
     max_ratio = Float(100, help="Largest ratio of unpacked to packed size of an archive "
                       "(above 1 MB unpacked)").tag(config=True)
 
