@@ -81,7 +81,8 @@ from traitlets.config import LoggingConfigurable
 
 from events import (CHANGED_AFTER, NOT_COLLECTED, NOT_PLAIN, SUBMITTED_AS_OTHER, GradingEvent,
                     replace_collect_events)
-from plainfiles import NotPlain, TooBig, archive_members, copy_checked, copy_file, extract_members, kind, scan
+from plainfiles import (NotPlain, TooBig, archive_members, copy_checked, copy_file, extract_members, kind,
+                        scan, stream_limit)
 
 NEVER = datetime.datetime(1970, 1, 1)  # nbgrader's timestamps are naive UTC
 
@@ -351,7 +352,8 @@ class PlainExtractor(ExtractorPlugin):
             self._refuse(f"{os.path.basename(path)}: {name}", NotPlain(why))
         self.log.info("Extracting %s to %s", path, own)
         try:
-            written = extract_members(path, own, members)
+            written = extract_members(path, own, members,
+                                      limit=stream_limit(path, budget, self.max_ratio))
         except BaseException:
             shutil.rmtree(own, ignore_errors=True)
             raise

@@ -34,6 +34,7 @@ import os
 import stat
 import tarfile
 import zipfile
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -272,8 +273,7 @@ def archive_members(path: str, *, max_bytes: int, max_file_bytes: int = 0,
     (['alice_chars.ipynb'], [('../evil', 'an absolute path or one with ..')])
     """
     packed = max(os.path.getsize(path), 1)
-    # A tar's stream holds headers and padding too: 1 MB more than its members' caps.
-    limit = int(min(max_bytes, max(max_ratio * packed, 10**6))) + 10**6
+    limit = stream_limit(path, max_bytes, max_ratio)
     refused, members = [], []
     try:
         listing = _listing_checked(path, limit)
@@ -300,13 +300,27 @@ def archive_members(path: str, *, max_bytes: int, max_file_bytes: int = 0,
     return members, refused
 
 
+def stream_limit(path: str, max_bytes: int, max_ratio: float) -> int:
+    """The decompressed bytes a tar ``path`` may be read for, under the caps of
+    :func:`archive_members`: its refused entries count too (the stream reads through
+    them), and its headers and padding have 1 MB more.
+
+    >>> import tempfile; p = tempfile.mkdtemp() + "/a.tar"; open(p, "wb").write(b"x" * 10**5)
+    100000
+    >>> stream_limit(p, 10**9, 100), stream_limit(p, 10**6, 100)
+    (11000000, 2000000)
+    """
+    packed = max(os.path.getsize(path), 1)
+    return int(min(max_bytes, max(max_ratio * packed, 10**6))) + 10**6
+
+
 def _listing_checked(path: str, limit: int) -> list[tuple[str, int | None, int]]:
     """:func:`_listing`, whose stream errors (a truncated or corrupt tar) say so."""
     try:
         return _listing(path, limit)
     except NotPlain:
         raise
-    except (tarfile.TarError, OSError, EOFError, lzma.LZMAError) as e:
+    except (tarfile.TarError, OSError, EOFError, lzma.LZMAError, zlib.error) as e:
         raise NotPlain(f"is neither a zip nor a tar archive ({e})") from None
 
 
@@ -391,7 +405,7 @@ def open_tar_stream(path: str, limit: int) -> Iterator[tarfile.TarFile]:
         try:
             tar = tarfile.open(fileobj=io.BufferedReader(CountedReader(opener(raw) if opener else raw,
                                                                        limit), CHUNK), mode="r|")
-        except (tarfile.TarError, OSError, EOFError, lzma.LZMAError) as e:
+        except (tarfile.TarError, OSError, EOFError, lzma.LZMAError, zlib.error) as e:
             raise NotPlain(f"is neither a zip nor a tar archive ({e})") from None
         with tar:
             yield tar
@@ -404,10 +418,11 @@ def _tar_mode(m: tarfile.TarInfo) -> int:
     return types.get(m.type, stat.S_IFSOCK)  # anything else: refused as special
 
 
-def extract_members(path: str, dest: str, members: list[Member]) -> list[str]:
+def extract_members(path: str, dest: str, members: list[Member], *, limit: int = 0) -> list[str]:
     """Write ``members`` of the archive ``path`` under ``dest`` as new plain files (mode
     0600, directories 0700), each cut at its listed size; the paths written. A tar is
-    read as a stream again, at most the listed bytes plus its headers.
+    read as a stream again, at most ``limit`` decompressed bytes (give the
+    :func:`stream_limit` it was listed with; by default, the members' bytes and 1 MB).
 
     >>> import tempfile; d = tempfile.mkdtemp(); p = d + "/a.tar.gz"
     >>> with tarfile.open(p, "w:gz") as t:
@@ -419,7 +434,7 @@ def extract_members(path: str, dest: str, members: list[Member]) -> list[str]:
         with zipfile.ZipFile(path) as z:
             return [w for m in members if (w := _write(m, dest, lambda m: z.open(m.name)))]
     wanted = {m.name: m for m in members}
-    limit = sum(m.size for m in members) + 10**6 + 1024 * len(members)
+    limit = limit or sum(m.size for m in members) + 10**6 + 1024 * len(members)
     written = []
     with open_tar_stream(path, limit) as t:
         for info in t:
