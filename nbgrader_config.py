@@ -116,6 +116,19 @@ def _refuse(error: BaseException) -> None:
 
     c.ZipCollectApp.extractor_plugin = RefuseToExtract
 
+    from nbgrader.plugins.zipcollect import FileNameCollectorPlugin
+
+    class RefuseToCollectFiles(FileNameCollectorPlugin):
+        """Stands in for naming files: nbgrader's own takes the student id from inside a
+        student's zip (alice's zip holding bob_chars.ipynb lands in bob's folder)."""
+
+        def collect(self, submitted_file):
+            raise RuntimeError(f"zip_collect refused: this course's checked collector did not load "
+                               f"({RefuseToGrade.reason}); run nbgrader from the course's "
+                               "environment or `make setup`, then collect again.")
+
+    c.ZipCollectApp.collector_plugin = RefuseToCollectFiles
+
 
 try:
     for _path in (os.path.join(_HERE, "autograder"), os.path.join(_HERE, "solutions")):
@@ -129,6 +142,8 @@ try:
     c.ExchangeFactory.collect = exchange_plugins.CheckedExchangeCollect
     # Unpack LMS downloads as plain files only: no links, no `..`, no zip bombs.
     c.ZipCollectApp.extractor_plugin = exchange_plugins.PlainExtractor
+    # A file is a student's only if the LMS's name of it (or of its archive) says so.
+    c.ZipCollectApp.collector_plugin = exchange_plugins.CheckedFileNameCollector
     c.Autograde.autograde_preprocessors = nbgrader_plugins.autograde_preprocessors()
     # A test cell as released (hidden tests cut) is not "changed": no checksum warning.
     c.Autograde.sanitize_preprocessors = nbgrader_plugins.sanitize_preprocessors()
@@ -193,5 +208,7 @@ except (Exception, SystemExit):  # noqa: BLE001
 # Files (or zips of files) in downloaded/<assignment>/archive/ named <student>_<notebook>,
 # for example alice_chars.ipynb or j_smith_chars.ipynb (student j_smith): the student id is
 # everything before the last underscore, so ids may hold underscores and notebook names
-# may not (none of this course's do). Adapt the pattern to what your LMS writes.
+# may not (none of this course's do). Adapt the pattern to what your LMS writes. A file
+# inside a zip is collected only for the student the zip's own name gives, and only with
+# an id matching CheckedFileNameCollector.student_id_regexp (autograder/exchange_plugins.py).
 c.FileNameCollectorPlugin.named_regexp = r".*/(?P<student_id>[^/]+)_(?P<file_id>[^/_]+)$"

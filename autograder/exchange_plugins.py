@@ -55,8 +55,10 @@ whose submissions are collected with the same checks.
 **Archives.** :class:`PlainExtractor`, installed as ``ZipCollectApp.extractor_plugin``,
 refuses in ``downloaded/<a>/archive/`` anything but regular files, and in each zip or tar
 links, devices, absolute paths, ``..`` and files over ``max_file_size`` (the entry alone),
-and zip bombs (the whole archive: see its docstring); each refusal is flagged on the
-student the file names.
+and zip bombs (the whole archive: see its docstring). :class:`CheckedFileNameCollector`,
+installed as ``ZipCollectApp.collector_plugin``, collects a file inside a student's archive
+only for that student. The LMS is trusted for the names in archive/ only: each refusal is
+flagged on the student such a name gives.
 """
 
 from __future__ import annotations
@@ -72,13 +74,15 @@ import uuid
 
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.exchange.default.collect import ExchangeCollect, groupby
-from nbgrader.plugins.zipcollect import ExtractorPlugin
+from nbgrader.plugins.zipcollect import ExtractorPlugin, FileNameCollectorPlugin
 from nbgrader.utils import check_mode
 from traitlets import Float, Integer, List, Unicode
+from traitlets.config import LoggingConfigurable
 
 from events import (CHANGED_AFTER, NOT_COLLECTED, NOT_PLAIN, SUBMITTED_AS_OTHER, GradingEvent,
                     replace_collect_events)
-from plainfiles import NotPlain, archive_members, copy_checked, copy_file, extract_members, kind, scan
+from plainfiles import (NotPlain, TooBig, archive_members, copy_checked, copy_file, extract_members, kind,
+                        scan, stream_limit)
 
 NEVER = datetime.datetime(1970, 1, 1)  # nbgrader's timestamps are naive UTC
 
@@ -286,21 +290,25 @@ class PlainExtractor(ExtractorPlugin):
     ``downloaded/<a>/archive/`` must be regular files; each zip or tar is listed before
     anything is written, and a link, device or FIFO entry, an absolute path or one with
     ``..``, or a file over ``CourseDirectory.max_file_size`` is refused (the rest of the
-    archive is unpacked), while an archive unpacking to more than ``max_archive_size`` or
-    at a ratio above ``max_ratio`` (a zip bomb) is refused whole. Each refusal is logged
-    and flagged on the student the file names (``FileNameCollectorPlugin.named_regexp``),
-    else on the archive's name; the other students are collected. Archives inside
-    archives are unpacked into their own folder, one level deep, within the same budget."""
+    archive is unpacked), while an archive unpacking to more than one submission's
+    ``CourseDirectory.max_dir_size`` or at a ratio above ``max_ratio`` (a zip bomb) is
+    refused whole, and so is one that would take all the archives together past
+    ``max_archive_size`` (the flag names the archives that used it): one big archive
+    never makes the others "bombs". Each refusal is logged and flagged on the student
+    the name of the file of archive/ gives (``FileNameCollectorPlugin.named_regexp``), else
+    on that name; the other students are collected. Archives inside archives are unpacked
+    into their own folder, one level deep, within the outer one's caps."""
 
     max_archive_size = Integer(
         1_000_000, help="kB (1000 bytes) that the archives of downloaded/<a>/archive/ may "
-        "unpack to, all together").tag(config=True)
+        "unpack to, all together: a last resort, after each one's own cap of "
+        "CourseDirectory.max_dir_size").tag(config=True)
     max_ratio = Float(100, help="Largest ratio of unpacked to packed size of an archive "
                       "(above 1 MB unpacked)").tag(config=True)
 
     def extract(self, archive_path: str, extracted_path: str) -> None:
         self._events: list[GradingEvent] = []
-        budget = 1000 * self.max_archive_size
+        self._used: dict[str, int] = {}  # bytes unpacked from each archive of archive/
         for path in (archive_path, extracted_path):
             if os.path.islink(path) or not os.path.isdir(path):
                 raise NotPlain(f"{path} must be a directory, not a link: make it one and run again")
@@ -311,6 +319,7 @@ class PlainExtractor(ExtractorPlugin):
                 path = os.path.join(root, name)
                 mode = os.lstat(path).st_mode
                 to = os.path.normpath(os.path.join(extracted_path, rel))
+                self._top = path  # the LMS's name, which says whose everything in it is
                 try:
                     if stat.S_ISDIR(mode):
                         continue
@@ -318,29 +327,49 @@ class PlainExtractor(ExtractorPlugin):
                         raise NotPlain(f"is {kind(mode)}, not a regular file")
                     os.makedirs(to, 0o700, exist_ok=True)
                     if os.path.splitext(name)[1] in self.zip_ext:
-                        budget -= self._unpack(path, to, budget, depth=0)
+                        self._used[name] = self._unpack_top(path, to)
                     else:
                         copy_file(path, os.path.join(to, name))
                 except Exception as e:  # noqa: BLE001  one student's file never stops the class
-                    self._refuse(path, f"archive/{os.path.join(rel, name)}", e)
+                    self._refuse(f"archive/{os.path.join(rel, name)}", e)
         self._sweep(extracted_path)
-        from nbgrader_plugins import GradingEvents  # the events file of the course's config
+        write_zip_events(self.parent, self._events)
 
-        replace_collect_events(GradingEvents(config=self.config).path,
-                               self.parent.coursedir.assignment_id, None, self._events)
+    def _unpack_top(self, path: str, to: str) -> int:
+        """Unpack one archive of archive/ within its own cap (``max_dir_size``, what
+        collect allows one submission) and what is left of the class's budget (``max_archive_size``);
+        the bytes written. Going over either refuses this archive alone, saying which cap."""
+        own = 1000 * self.parent.coursedir.max_dir_size or 1000 * self.max_archive_size
+        left = 1000 * self.max_archive_size - sum(self._used.values())
+        try:
+            return self._unpack(path, to, min(own, left), depth=0)
+        except TooBig as e:
+            if own <= left or e.total > own:
+                raise NotPlain(f"unpacks to more than {own} bytes, the cap of one submission "
+                               "(CourseDirectory.max_dir_size, in kB): a zip bomb? If it is honest, "
+                               "raise the cap") from None
+            biggest = max(self._used, key=self._used.get, default="none")
+            raise NotPlain(
+                f"needs more than the {max(left, 0)} bytes left of the {1000 * self.max_archive_size} "
+                f"that all archives may unpack to (PlainExtractor.max_archive_size, in kB); the "
+                f"archives before it used {sum(self._used.values())} (the most: {biggest}, "
+                f"{self._used.get(biggest, 0)} bytes). Raise max_archive_size, or refuse the "
+                "biggest ones, and collect again") from None
 
     def _unpack(self, path: str, to: str, budget: int, depth: int) -> int:
-        """Unpack the archive ``path`` into its own folder in ``to``; the bytes written."""
+        """Unpack the archive ``path`` into its own folder in ``to``, at most ``budget``
+        bytes (:class:`TooBig` past it); the bytes written."""
         stem = os.path.basename(path).removesuffix(".gz").removesuffix(".zip").removesuffix(".tar")
         own = os.path.join(to, stem)
         cap = 1000 * self.parent.coursedir.max_file_size
         members, refused = archive_members(path, max_bytes=budget, max_file_bytes=cap,
                                            max_ratio=self.max_ratio)
         for name, why in refused:
-            self._refuse(os.path.join(own, name), f"{os.path.basename(path)}: {name}", NotPlain(why))
+            self._refuse(f"{os.path.basename(path)}: {name}", NotPlain(why))
         self.log.info("Extracting %s to %s", path, own)
         try:
-            written = extract_members(path, own, members)
+            written = extract_members(path, own, members,
+                                      limit=stream_limit(path, budget, self.max_ratio))
         except BaseException:
             shutil.rmtree(own, ignore_errors=True)
             raise
@@ -349,8 +378,11 @@ class PlainExtractor(ExtractorPlugin):
             if os.path.splitext(inner)[1] in self.zip_ext:
                 try:
                     used += self._unpack(inner, os.path.dirname(inner), budget - used, depth + 1)
+                except TooBig:
+                    shutil.rmtree(own, ignore_errors=True)  # the outer archive is over its cap
+                    raise
                 except Exception as e:  # noqa: BLE001
-                    self._refuse(inner, os.path.relpath(inner, to), e)
+                    self._refuse(os.path.relpath(inner, to), e)
         return used
 
     def _sweep(self, extracted_path: str) -> None:
@@ -361,14 +393,108 @@ class PlainExtractor(ExtractorPlugin):
                 mode = os.lstat(path).st_mode
                 if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
                     os.remove(path)
-                    self._refuse(path, os.path.relpath(path, extracted_path),
+                    where = os.path.relpath(path, extracted_path)
+                    self._top = os.path.join(extracted_path, where.split(os.sep)[0])
+                    self._refuse(where,
                                  NotPlain(f"is {kind(mode)}, not a regular file"))
 
-    def _refuse(self, path: str, where: str, error: Exception) -> None:
+    def _refuse(self, where: str, error: Exception) -> None:
+        """Flag ``where`` on the student the name of the file of archive/ it came from
+        (``self._top``) gives: never on a name inside a student's archive."""
         reason = str(error) if isinstance(error, NotPlain) else f"{type(error).__name__}: {error}"
         regexp = getattr(getattr(self.parent, "collector_plugin_inst", None), "named_regexp", "")
-        found = re.match(regexp, path) if regexp else None
-        student = (found.groupdict().get("student_id") if found else None) or os.path.basename(path)
-        self.log.error("Not collected: %s: %s", where, reason)
-        self._events.append(GradingEvent(self.parent.coursedir.assignment_id, student, None, "",
-                                         NOT_PLAIN, f"{where}: {reason}; not collected", flag=True))
+        found = re.match(regexp, self._top) if regexp else None
+        student = (found.groupdict().get("student_id") if found else None) or os.path.basename(self._top)
+        self._events.append(not_collected(self, student, where, reason))
+
+
+def not_collected(plugin: LoggingConfigurable, student: str, where: str, reason: str) -> GradingEvent:
+    """Log, and make the flag of, a file of ``zip_collect`` that is not collected."""
+    plugin.log.error("Not collected: %s: %s", where, reason)
+    return GradingEvent(plugin.parent.coursedir.assignment_id, student, None, "", NOT_PLAIN,
+                        f"{where}: {reason}; not collected", flag=True)
+
+
+def write_zip_events(app: LoggingConfigurable, events: list[GradingEvent]) -> None:
+    """Add ``events`` to this ``zip_collect`` run's flags and write them all to the
+    events file, in place of the earlier collect's: the extractor writes first, then the
+    collector each time it refuses a file, so a run that stops keeps what it found."""
+    from nbgrader_plugins import GradingEvents  # the events file of the course's config
+
+    found = app.__dict__.setdefault("_zip_events", [])
+    found += events
+    replace_collect_events(GradingEvents(config=app.config).path, app.coursedir.assignment_id,
+                           None, found)
+
+
+class CheckedFileNameCollector(FileNameCollectorPlugin):
+    """nbgrader's ``FileNameCollectorPlugin`` for ``zip_collect``, where the student id is
+    read from a file's name with ``named_regexp``. The LMS names the files of
+    ``downloaded/<a>/archive/`` and is trusted for that name only: what is inside a
+    student's zip is the student's, names included. So a file is collected only if
+
+    - its student id matches ``student_id_regexp`` (no ``..``, no ``/``, no HTML: the id
+      becomes a folder of submitted/ and a name in the formgrader);
+    - it is the file of archive/ itself, or its id is the one the archive's own name gives
+      (``alice_chars.zip`` holding ``bob_chars.ipynb`` is not bob's submission);
+    - no file with the same student and notebook came before in this run (nbgrader
+      would stop the whole class on it: "Duplicate submission file").
+
+    Any other is skipped, logged and flagged (``submission not collected``) on the student
+    the archive's name gives; the rest of the class is collected. The top-level name is
+    the first part of the path under ``extracted/``, where :class:`PlainExtractor` puts
+    each file of archive/ or each archive's own folder (``alice_chars.zip`` ->
+    ``extracted/alice_chars/``); so put the LMS's files directly in archive/.
+
+    >>> c = CheckedFileNameCollector(named_regexp=r".*/(?P<student_id>[^/]+)_(?P<file_id>[^/_]+)$")
+    >>> c.check("/x/extracted", "/x/extracted/alice_chars/alice_chars.ipynb",
+    ...         {"student_id": "alice", "file_id": "chars.ipynb"})
+    ('alice', '')
+    >>> c.check("/x/extracted", "/x/extracted/alice_chars/bob_chars.ipynb",
+    ...         {"student_id": "bob", "file_id": "chars.ipynb"})[1]
+    "names student 'bob', but the archive is alice's"
+    """
+
+    student_id_regexp = Unicode(
+        r"^[A-Za-z0-9][A-Za-z0-9._@-]*$", help="What a student id read from a file name must "
+        "match (whole) to be collected: it becomes a folder of submitted/ and is shown in the "
+        "formgrader, so no leading dot, no '/', no HTML").tag(config=True)
+
+    def collect(self, submitted_file: str) -> dict | None:
+        info = super().collect(submitted_file)
+        if not info:
+            return info
+        extracted = self.parent._format_collect_path(self.parent.extracted_directory)
+        owner, why = self.check(extracted, submitted_file, info)
+        if why:
+            where = os.path.relpath(submitted_file, extracted)
+            write_zip_events(self.parent, [not_collected(self, owner, f"extracted/{where}", why)])
+            return None
+        return info
+
+    def check(self, extracted: str, path: str, info: dict) -> tuple[str, str]:
+        """(the student the top-level name of ``path`` gives, why ``info`` is refused or "")."""
+        top = os.path.relpath(path, extracted).split(os.sep)[0]
+        found = self._match(os.path.join(extracted, top)) if top != ".." else None
+        owner = (found or {}).get("student_id") or top
+        student = info.get("student_id")
+        if not found or not self._valid(owner):
+            return owner, (f"the name {top!r} in archive/ gives no valid student id (it must be "
+                           f"<student>_<notebook> and the id match {self.student_id_regexp!r})")
+        if not isinstance(student, str) or not self._valid(student):
+            return owner, (f"names student {student!r}, which is no valid id (it must match "
+                           f"{self.student_id_regexp!r})")
+        if student != owner:
+            return owner, f"names student {student!r}, but the archive is {owner}'s"
+        file_id = info.get("file_id")
+        key = (student, os.path.splitext(str(file_id))[0] + os.path.splitext(path)[1])
+        seen = self.__dict__.setdefault("_seen", {})
+        if key in seen and not (info.get("timestamp") and seen[key][1]):
+            return owner, (f"a second {key[1]} of {student}'s (the first: "
+                           f"{os.path.relpath(seen[key][0], extracted)}), with no timestamp to tell "
+                           "which is newer; collected the first")
+        seen[key] = (path, info.get("timestamp"))
+        return owner, ""
+
+    def _valid(self, student: str) -> bool:
+        return re.fullmatch(self.student_id_regexp, student) is not None

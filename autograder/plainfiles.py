@@ -17,16 +17,25 @@ and a link to ``/dev/zero`` or a FIFO fills the disk or hangs the collect. So:
   link between the two steps is refused, never read.
 - :func:`archive_members` lists what a zip or tar holds and refuses links, absolute
   paths, ``..``, and bombs (more bytes than a cap, or a compression ratio above one);
-  :func:`extract_members` writes the rest as new plain files.
+  :func:`extract_members` writes the rest as new plain files. A compressed tar is read
+  as a stream through :class:`CountedReader`, never decompressed past its caps: listing
+  it with ``tarfile.open(path)`` would decompress all of it first (seconds per GB).
 """
 
 from __future__ import annotations
 
+import bz2
+import contextlib
 import fnmatch
+import gzip
+import io
+import lzma
 import os
 import stat
 import tarfile
 import zipfile
+import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 OPEN = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
@@ -269,8 +278,17 @@ def archive_members(path: str, *, max_bytes: int, max_file_bytes: int = 0,
     >>> ok, refused = archive_members(p, max_bytes=10**6); [m.path for m in ok], refused
     (['alice_chars.ipynb'], [('../evil', 'an absolute path or one with ..')])
     """
+    packed = max(os.path.getsize(path), 1)
+    limit = stream_limit(path, max_bytes, max_ratio)
     refused, members = [], []
-    for name, mode, size in _listing(path):
+    try:
+        listing = _listing_checked(path, limit)
+    except TooBig as e:  # the headers, or the stream, already past a cap: no need to read on
+        if e.total > max_bytes:
+            raise TooBig(e.total, f"unpacks to more than {max_bytes} bytes, the cap") from None
+        raise NotPlain(f"unpacks to more than {e.total} bytes from {packed} (ratio over "
+                       f"{max_ratio:g}): a zip bomb?") from None
+    for name, mode, size in listing:
         where = member_path(name)
         if where is None:
             refused.append((name, "an absolute path or one with .."))
@@ -280,15 +298,42 @@ def archive_members(path: str, *, max_bytes: int, max_file_bytes: int = 0,
             refused.append((name, f"{size} bytes, over the cap of {max_file_bytes}"))
         else:
             members.append(Member(name, where, stat.S_ISDIR(mode or stat.S_IFREG), size))
-    total, packed = sum(m.size for m in members), max(os.path.getsize(path), 1)
-    if total > max_bytes or (total > 10**6 and total > max_ratio * packed):
-        raise NotPlain(f"unpacks to {total} bytes from {packed} (caps: {max_bytes} bytes, "
-                       f"ratio {max_ratio:g}): a zip bomb?")
+    total = sum(m.size for m in members)
+    if total > max_bytes:
+        raise TooBig(total, f"unpacks to {total} bytes from {packed}, over the cap of {max_bytes}")
+    if total > 10**6 and total > max_ratio * packed:
+        raise NotPlain(f"unpacks to {total} bytes from {packed} (ratio over {max_ratio:g}): a zip bomb?")
     return members, refused
 
 
-def _listing(path: str) -> list[tuple[str, int | None, int]]:
-    """(name, mode or None for "a file", uncompressed size) of each member."""
+def stream_limit(path: str, max_bytes: int, max_ratio: float) -> int:
+    """The decompressed bytes a tar ``path`` may be read for, under the caps of
+    :func:`archive_members`: its refused entries count too (the stream reads through
+    them), and its headers and padding have 1 MB more.
+
+    >>> import tempfile; p = tempfile.mkdtemp() + "/a.tar"; open(p, "wb").write(b"x" * 10**5)
+    100000
+    >>> stream_limit(p, 10**9, 100), stream_limit(p, 10**6, 100)
+    (11000000, 2000000)
+    """
+    packed = max(os.path.getsize(path), 1)
+    return int(min(max_bytes, max(max_ratio * packed, 10**6))) + 10**6
+
+
+def _listing_checked(path: str, limit: int) -> list[tuple[str, int | None, int]]:
+    """:func:`_listing`, whose stream errors (a truncated or corrupt tar) say so."""
+    try:
+        return _listing(path, limit)
+    except NotPlain:
+        raise
+    except (tarfile.TarError, OSError, EOFError, lzma.LZMAError, zlib.error) as e:
+        raise NotPlain(f"is neither a zip nor a tar archive ({e})") from None
+
+
+def _listing(path: str, limit: int) -> list[tuple[str, int | None, int]]:
+    """(name, mode or None for "a file", uncompressed size) of each member; a tar is read
+    as a stream of at most ``limit`` decompressed bytes, and refused (:class:`TooBig`) as
+    soon as its headers claim more than ``limit`` bytes."""
     if zipfile.is_zipfile(path):
         with zipfile.ZipFile(path) as z:
             out = []
@@ -298,11 +343,78 @@ def _listing(path: str) -> list[tuple[str, int | None, int]]:
                     mode = stat.S_IFDIR if info.is_dir() else stat.S_IFREG
                 out.append((info.filename, mode, info.file_size))
             return out
-    try:
-        with tarfile.open(path) as t:
-            return [(m.name, _tar_mode(m), m.size) for m in t.getmembers()]
-    except (tarfile.TarError, OSError, EOFError) as e:
-        raise NotPlain(f"is neither a zip nor a tar archive ({e})") from None
+    out, total = [], 0
+    with open_tar_stream(path, limit) as t:
+        for m in t:  # the next header is read only after this one's size is checked
+            total += m.size
+            if total > limit:
+                raise TooBig(total, f"unpacks to more than {limit} bytes")
+            out.append((m.name, _tar_mode(m), m.size))
+    return out
+
+
+class TooBig(NotPlain):
+    """An archive that unpacks to more bytes than it may; ``total`` is how many it claims
+    (at least)."""
+
+    def __init__(self, total: int, message: str) -> None:
+        super().__init__(message)
+        self.total = total
+
+
+class CountedReader(io.RawIOBase):
+    """A binary file that raises :class:`TooBig` once more than ``limit`` bytes were read
+    from ``source``: a decompressor is stopped at the cap, not at the end of the bomb.
+
+    >>> r = CountedReader(io.BytesIO(b"x" * 10), limit=4); r.read(3)
+    b'xxx'
+    >>> r.read(3)
+    Traceback (most recent call last):
+    plainfiles.TooBig: decompresses to more than 4 bytes
+    """
+
+    def __init__(self, source: io.IOBase, limit: int) -> None:
+        self.source, self.limit, self.count = source, limit, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        data = self.source.read(min(len(buffer), self.limit + 1 - self.count))
+        self.count += len(data)
+        if self.count > self.limit:
+            raise TooBig(self.count, f"decompresses to more than {self.limit} bytes")
+        buffer[:len(data)] = data
+        return len(data)
+
+
+_MAGIC = [(b"\x1f\x8b", lambda f: gzip.GzipFile(fileobj=f)), (b"BZh", bz2.BZ2File),
+          (b"\xfd7zXZ\x00", lzma.LZMAFile)]
+
+
+@contextlib.contextmanager
+def open_tar_stream(path: str, limit: int) -> Iterator[tarfile.TarFile]:
+    """The tar ``path`` (plain, gzip, bzip2 or xz, told by its first bytes, whatever its
+    name) opened as a stream (``r|``: members in order, nothing read ahead), reading at
+    most ``limit`` decompressed bytes; :class:`NotPlain` if it is no tar.
+
+    >>> import tempfile; p = tempfile.mkdtemp() + "/a.tar.gz"
+    >>> with tarfile.open(p, "w:bz2") as t:
+    ...     t.addfile(tarfile.TarInfo("a"), io.BytesIO())
+    >>> with open_tar_stream(p, 10**6) as t: [m.name for m in t]
+    ['a']
+    """
+    with open(path, "rb") as raw:
+        head = raw.read(6)
+        raw.seek(0)
+        opener = next((o for magic, o in _MAGIC if head.startswith(magic)), None)
+        try:
+            tar = tarfile.open(fileobj=io.BufferedReader(CountedReader(opener(raw) if opener else raw,
+                                                                       limit), CHUNK), mode="r|")
+        except (tarfile.TarError, OSError, EOFError, lzma.LZMAError, zlib.error) as e:
+            raise NotPlain(f"is neither a zip nor a tar archive ({e})") from None
+        with tar:
+            yield tar
 
 
 def _tar_mode(m: tarfile.TarInfo) -> int:
@@ -312,25 +424,46 @@ def _tar_mode(m: tarfile.TarInfo) -> int:
     return types.get(m.type, stat.S_IFSOCK)  # anything else: refused as special
 
 
-def extract_members(path: str, dest: str, members: list[Member]) -> list[str]:
+def extract_members(path: str, dest: str, members: list[Member], *, limit: int = 0) -> list[str]:
     """Write ``members`` of the archive ``path`` under ``dest`` as new plain files (mode
-    0600, directories 0700), each cut at its listed size; the paths written."""
+    0600, directories 0700), each cut at its listed size; the paths written. A tar is
+    read as a stream again, at most ``limit`` decompressed bytes (give the
+    :func:`stream_limit` it was listed with; by default, the members' bytes and 1 MB).
+
+    >>> import tempfile; d = tempfile.mkdtemp(); p = d + "/a.tar.gz"
+    >>> with tarfile.open(p, "w:gz") as t:
+    ...     t.addfile(tarfile.TarInfo("a_chars.ipynb"), io.BytesIO())
+    >>> ok, _ = archive_members(p, max_bytes=10**6); extract_members(p, d + "/x", ok) == [d + "/x/a_chars.ipynb"]
+    True
+    """
+    if zipfile.is_zipfile(path):
+        with zipfile.ZipFile(path) as z:
+            return [w for m in members if (w := _write(m, dest, lambda m: z.open(m.name)))]
+    wanted = {m.name: m for m in members}
+    limit = limit or sum(m.size for m in members) + 10**6 + 1024 * len(members)
     written = []
-    with (zipfile.ZipFile(path) if zipfile.is_zipfile(path) else tarfile.open(path)) as arc:
-        for m in members:
-            target = os.path.join(dest, m.path)
-            if m.is_dir:
-                os.makedirs(target, 0o700, exist_ok=True)
-                continue
-            os.makedirs(os.path.dirname(target), 0o700, exist_ok=True)
-            source = arc.open(m.name) if isinstance(arc, zipfile.ZipFile) else arc.extractfile(m.name)
-            with source, open(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
-                                      0o600), "wb") as out:
-                left = m.size
-                while left > 0 and (block := source.read(min(CHUNK, left))):
-                    out.write(block)
-                    left -= len(block)
-                if source.read(1):
-                    raise NotPlain(f"{m.name} unpacks to more than the {m.size} bytes it says")
-            written.append(target)
-    return written
+    with open_tar_stream(path, limit) as t:
+        for info in t:
+            m = wanted.pop(info.name, None)
+            if m is not None:
+                written.append(_write(m, dest, lambda m: t.extractfile(info) or io.BytesIO()))
+    return [w for w in written if w]
+
+
+def _write(m: Member, dest: str, source) -> str:
+    """Write the member ``m`` under ``dest`` from ``source(m)`` (a binary file); its path,
+    or "" for a directory."""
+    target = os.path.join(dest, m.path)
+    if m.is_dir:
+        os.makedirs(target, 0o700, exist_ok=True)
+        return ""
+    os.makedirs(os.path.dirname(target), 0o700, exist_ok=True)
+    with source(m) as src, open(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
+                                        0o600), "wb") as out:
+        left = m.size
+        while left > 0 and (block := src.read(min(CHUNK, left))):
+            out.write(block)
+            left -= len(block)
+        if src.read(1):
+            raise NotPlain(f"{m.name} unpacks to more than the {m.size} bytes it says")
+    return target

@@ -342,7 +342,8 @@ def test_zip_collect_refuses_links_escapes_and_bombs(course: Path) -> None:
     extracted = sum(p.stat().st_size for p in (course / "downloaded").rglob("*") if p.is_file())
     assert extracted < 1_000_000, extracted
     events = {(e.student, e.detail) for e in read_events(course / "grading-events.jsonl")}
-    for student, why in [("bob", "symbolic link"), ("abs", "absolute path"), ("escape", "absolute path or one with .."),
+    # bob's own zip names "abs" and "escape": the flags are bob's, never theirs
+    for student, why in [("bob", "symbolic link"), ("bob", "absolute path"), ("bob", "absolute path or one with .."),
                          ("bomb", "zip bomb"), ("dave", "symbolic link"), ("eve", "symbolic link")]:
         assert any(s == student and why in d for s, d in events), (student, why, events)
 
@@ -355,3 +356,138 @@ def test_the_helpers_examples_hold() -> None:
     import plainfiles
 
     assert doctest.testmod(plainfiles).failed == 0
+
+    import exchange_plugins
+
+    assert doctest.testmod(exchange_plugins).failed == 0
+
+
+def _notebook(marker: str, padding: int = 0) -> bytes:
+    """A notebook marked ``marker``; ``padding`` random bytes (base64: barely compressible)."""
+    import base64
+
+    pad = base64.b64encode(os.urandom(padding)).decode() if padding else ""
+    return json.dumps({**NB, "metadata": {"marker": marker, "pad": pad}}).encode()
+
+
+def _zip_collect(course: Path, *options: str) -> subprocess.CompletedProcess:
+    bin_dir = Path(sys.executable).parent
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
+    return subprocess.run([str(bin_dir / "nbgrader"), "zip_collect", "chars", "--force", *options],
+                          cwd=course, capture_output=True, text=True, timeout=120, env=env)
+
+
+def _flags(course: Path) -> list[tuple[str, str]]:
+    return [(e.student, e.detail) for e in read_events(course / "grading-events.jsonl") if e.flag]
+
+
+def test_zip_collect_takes_a_file_only_for_the_student_its_archive_names(course: Path) -> None:
+    """The LMS names archive/'s files; inside alice's zip every name is alice's to choose.
+    Her zip holding bob's notebook, ``..``'s, or an id with HTML gives nothing to anyone and
+    flags alice; a name of archive/ with no valid id is refused; the honest ones (zips, a
+    notebook, a .tar.gz) are all collected."""
+    archive = course / "downloaded" / "chars" / "archive"
+    archive.mkdir(parents=True)
+    html = 'x"><meta http-equiv=refresh content=0>'
+    _zip(archive / "alice_chars.zip", [("bob_chars.ipynb", _notebook("alice-as-bob")),
+                                       ("sub/.._chars.ipynb", _notebook("alice-as-dotdot")),
+                                       (f"{html}_chars.ipynb", _notebook("alice-as-html"))])
+    _zip(archive / "carol_chars.zip", [("carol_chars.ipynb", _notebook("carols"))])
+    (archive / ".._words.ipynb").write_bytes(_notebook("dotdot"))  # no duplicate of alice's
+    (archive / f"{html}_words.ipynb").write_bytes(_notebook("html"))
+    (archive / "frank_chars.ipynb").write_bytes(_notebook("franks"))
+    with tarfile.open(archive / "grace_chars.tar.gz", "w:gz") as t:
+        data = _notebook("graces")
+        info = tarfile.TarInfo("grace_chars.ipynb")
+        info.size = len(data)
+        t.addfile(info, __import__("io").BytesIO(data))
+    proc = _zip_collect(course)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert sorted(p.name for p in (course / "submitted").iterdir()) == ["carol", "frank", "grace"]
+    for student, mark in [("carol", "carols"), ("frank", "franks"), ("grace", "graces")]:
+        assert marker(course, student) == mark
+    assert not (course / "chars").exists()  # where student ".." would have written
+    flags = _flags(course)
+    for student, why in [("alice", "names student 'bob', but the archive is alice's"),
+                         ("alice", "names student '..'"), ("alice", "names student 'x\"><meta"),
+                         ("..", "gives no valid student id"),
+                         (html, "gives no valid student id")]:
+        assert any(s == student and why in d for s, d in flags), (student, why, flags)
+    assert not any(s in ("carol", "frank", "grace") for s, _ in flags), flags
+
+
+def test_a_duplicate_in_one_zip_does_not_stop_the_class(course: Path) -> None:
+    """erin's zip holds chars.ipynb twice: nbgrader would stop the whole class ("Duplicate
+    submission file"); the first is collected, the second flagged, carol's collected."""
+    archive = course / "downloaded" / "chars" / "archive"
+    archive.mkdir(parents=True)
+    _zip(archive / "erin_chars.zip", [("erin_chars.ipynb", _notebook("erins-first")),
+                                      ("sub/erin_chars.ipynb", _notebook("erins-second"))])
+    _zip(archive / "carol_chars.zip", [("carol_chars.ipynb", _notebook("carols"))])
+    proc = _zip_collect(course)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert marker(course, "erin") == "erins-first" and marker(course, "carol") == "carols"
+    flags = _flags(course)
+    assert len(flags) == 1 and flags[0][0] == "erin" and "a second chars.ipynb of erin's" in flags[0][1], flags
+
+
+def test_a_tar_bomb_is_refused_before_it_is_decompressed(tmp_path: Path) -> None:
+    """A 20 kB bzip2 tar (named .tar.gz: tarfile goes by content) whose one header claims
+    4 GB, and a 60 kB one of two million empty headers: tarfile's own listing decompresses
+    them whole (seconds per GB); the streamed listing stops at the first header over the
+    cap, or after the bytes the cap allows."""
+    import bz2
+
+    from plainfiles import archive_members, extract_members
+
+    big = tarfile.TarInfo("bomb_chars.ipynb")
+    big.size = 4 * 10**9
+    claim = tmp_path / "claim_chars.tar.gz"
+    claim.write_bytes(bz2.compress(big.tobuf(format=tarfile.GNU_FORMAT)) + bz2.compress(b"\0" * 10**7) * 400)
+    heads = tmp_path / "heads_chars.tar.gz"
+    heads.write_bytes(bz2.compress(tarfile.TarInfo("x").tobuf(format=tarfile.GNU_FORMAT) * 20_000) * 100)
+    for bomb, why in [(claim, "the cap"), (heads, "a zip bomb?")]:
+        start = time.perf_counter()
+        with pytest.raises(NotPlain, match="unpacks to") as refused:
+            archive_members(str(bomb), max_bytes=10**9)
+        assert time.perf_counter() - start < 2, (bomb.name, time.perf_counter() - start)
+        assert why in str(refused.value)
+    honest = tmp_path / "honest_chars.tar.xz"
+    with tarfile.open(honest, "w:xz") as t:
+        info = tarfile.TarInfo("honest_chars.ipynb")
+        info.size = 3
+        t.addfile(info, __import__("io").BytesIO(b"abc"))
+    members, refused = archive_members(str(honest), max_bytes=10**6)
+    assert refused == [] and extract_members(str(honest), str(tmp_path / "out"), members)
+    assert (tmp_path / "out" / "honest_chars.ipynb").read_bytes() == b"abc"
+
+
+def test_one_big_archive_does_not_use_up_the_others_budget(course: Path) -> None:
+    """aaron's 2 MB zip (barely compressed) is over one submission's cap (1.5 MB here): it
+    alone is refused, saying so; bob's 1.2 MB fits; dora's 1.4 MB would take the class past
+    its 2.5 MB: she is refused, told that bob's archive used the most; the small ones after
+    are collected."""
+    archive = course / "downloaded" / "chars" / "archive"
+    archive.mkdir(parents=True)
+    for student, size in [("aaron", 1_500_000), ("bob", 900_000), ("carol", 10_000),
+                          ("dora", 1_050_000), ("erin", 10_000)]:
+        _zip(archive / f"{student}_chars.zip", [(f"{student}_chars.ipynb", _notebook(student, size))])
+    proc = _zip_collect(course, "--CourseDirectory.max_dir_size=1500", "--PlainExtractor.max_archive_size=2500")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert sorted(p.name for p in (course / "submitted").iterdir()) == ["bob", "carol", "erin"]
+    flags = _flags(course)
+    assert [s for s, _ in flags] == ["aaron", "dora"], flags
+    assert "the cap of one submission (CourseDirectory.max_dir_size" in flags[0][1]
+    assert "PlainExtractor.max_archive_size" in flags[1][1] and "bob_chars.zip" in flags[1][1]
+
+
+def test_the_stand_in_collector_refuses_when_the_course_plugins_do_not_load() -> None:
+    """nbgrader_config.py's fail-closed branch replaces the file-name collector too."""
+    from traitlets.config import Config
+
+    config = Config()
+    scope = {"get_config": lambda: config, "__file__": str(ROOT / "nbgrader_config.py")}
+    exec(compile((ROOT / "nbgrader_config.py").read_text(), "nbgrader_config.py", "exec"), scope)
+    scope["_refuse"](ImportError("no regex"))
+    with pytest.raises(RuntimeError, match="zip_collect refused.*no regex"):
+        config.ZipCollectApp.collector_plugin().collect("/x/extracted/bob_chars.ipynb")
