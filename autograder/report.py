@@ -182,6 +182,16 @@ def submission_caps(rows: list[dict], events: Iterable[GradingEvent]) -> list[st
                               if e.event == SUBMISSION_CAP and (e.assignment, e.student) in graded))
 
 
+def md_text(value: object) -> str:
+    """``value`` as text that a Markdown viewer shows as written: a student's folder or
+    file name may hold HTML (``x"><meta http-equiv=refresh ...>``), never rendered.
+
+    >>> md_text('<img src=x onerror=alert(1)> & co')
+    '&lt;img src=x onerror=alert(1)&gt; &amp; co'
+    """
+    return str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` all at once: a reader sees the old file or the new one,
     never half of one, and a crash midway leaves the old one whole (a temporary file in
@@ -259,17 +269,18 @@ def write_report(rows: list[dict], root: Path, *, unsafe: bool = False,
         "|" + "---|" * len(REPORT_FIELDS),
     ]
     for row in rows:
-        lines.append("| " + " | ".join(str(row[k]).replace("|", "\\|") for k in REPORT_FIELDS) + " |")
+        lines.append("| " + " | ".join(md_text(row[k]).replace("|", "\\|") for k in REPORT_FIELDS) + " |")
     if flagged:
         lines += ["", "## Needs a look", ""]
         for row in flagged:
-            lines.append(f"- **{row['student']}**, {row['assignment']}: {row['flags']}")
+            lines.append(f"- **{md_text(row['student'])}**, {row['assignment']}: {md_text(row['flags'])}")
     aside = [e for e in events if e.event in SET_ASIDE]
     if aside:
         lines += ["", "## Not collected", "",
                   "Submissions set aside, not graded as that student (autograder/exchange_plugins.py, "
                   "grade.py): made by another user, or holding a link, a special file or more than "
                   "the size caps allow; left where they were.", ""]
-        lines += [f"- **{e.student}**, {e.assignment}: {e.event}: {e.detail}" for e in aside]
+        lines += [f"- **{md_text(e.student)}**, {md_text(e.assignment)}: {e.event}: {md_text(e.detail)}"
+                  for e in aside]
     write_atomic(md_path, "\n".join(lines) + "\n")
     return csv_path, md_path
