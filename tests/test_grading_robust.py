@@ -6,9 +6,10 @@ alone (issue 34, F7 and F8), on a released copy of ``chars``:
   the report are written anew: a report left by an earlier run is replaced, and the new
   one says when it was made and by which run;
 - while ``grade.py`` grades (as root here: the kernel runs as a uid of its own), another
-  user polls the grader's temporary directory (``TMPDIR``, open to all like ``/tmp``) for the sandbox's folders and tries to list them and read every file
-  in them: it sees the folders come and go and reads nothing (the reviewer's poller read
-  another student's files and the hidden tests' inputs, ``grading/cases.json``).
+  user polls the grader's temporary directory (``TMPDIR``, open to all like ``/tmp``) for
+  the sandbox's folders and tries to list them and read every file in them: it sees the
+  folders come and go and reads nothing (the reviewer's poller read another student's
+  files and the hidden tests' inputs, ``grading/cases.json``).
 
 About 40 s on 2 busy cores (a release and two gradings of two notebooks).
 """
@@ -37,6 +38,15 @@ import json, os, sys, time
 seen, read, listed = set(), [], []
 end = time.monotonic() + float(sys.argv[1])
 before = set(os.listdir(sys.argv[3]))  # what an earlier run left behind is not this grading
+
+def try_read(path):
+    try:
+        with open(path, "rb") as fh:
+            fh.read(1)
+        read.append(path)
+    except OSError:
+        pass
+
 while time.monotonic() < end and not os.path.exists(sys.argv[2]):
     try:
         names = [n for n in os.listdir(sys.argv[3]) if n.startswith("tokgrade-") and n not in before]
@@ -48,19 +58,9 @@ while time.monotonic() < end and not os.path.exists(sys.argv[2]):
         for d, dirs, files in os.walk(top):  # os.walk says nothing of what it cannot list
             listed.append(d)
             for f in files:
-                try:
-                    with open(os.path.join(d, f), "rb") as fh:
-                        fh.read(1)
-                    read.append(os.path.join(d, f))
-                except OSError:
-                    pass
+                try_read(os.path.join(d, f))
         for guess in ("grading/cases.json", "home/chars.ipynb", "ipc/kernel.json", "site/tokref/grading.py"):
-            try:
-                with open(os.path.join(top, guess), "rb") as fh:
-                    fh.read(1)
-                read.append(os.path.join(top, guess))
-            except OSError:
-                pass
+            try_read(os.path.join(top, guess))
     time.sleep(0.01)
 print(json.dumps({"seen": sorted(seen), "read": sorted(set(read)), "listed": sorted(set(listed))}))
 '''
