@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import tempfile
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Iterable
@@ -127,12 +128,31 @@ def read_events(path: Path | str) -> list[GradingEvent]:
     return events
 
 
-def _rewrite(path: Path | str, events: list[GradingEvent]) -> None:
-    """Replace the file at once: a failure leaves the old one whole."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text("".join(e.to_json() + "\n" for e in events), encoding="utf-8")
-    os.replace(tmp, path)
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` all at once: a reader sees the old file or the new one,
+    never half of one, and a crash midway leaves the old one whole (a temporary file in
+    the same directory, then ``os.replace``).
+
+    >>> import tempfile; p = Path(tempfile.mkdtemp()) / "r.md"
+    >>> write_atomic(p, "one"); write_atomic(p, "two"); p.read_text(), len(list(p.parent.iterdir()))
+    ('two', 1)
+    """
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
+    try:
+        # A student's name need not be UTF-8 (a folder named with byte 0xff): written escaped.
+        with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace", newline="") as f:
+            f.write(text)
+        os.chmod(tmp, 0o644 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def replace_events(path: Path | str, new: list[GradingEvent], graded: set[tuple[str, str]]) -> None:
@@ -140,7 +160,7 @@ def replace_events(path: Path | str, new: list[GradingEvent], graded: set[tuple[
     found (``COLLECTED``: it holds until the next collect), then ``new``."""
     kept = [e for e in read_events(path)
             if (e.assignment, e.student) not in graded or e.event in COLLECTED]
-    _rewrite(path, kept + new)
+    write_atomic(Path(path), "".join(e.to_json() + "\n" for e in kept + new))
 
 
 def replace_collect_events(path: Path | str, assignment: str, student: str | None,
@@ -152,4 +172,4 @@ def replace_collect_events(path: Path | str, assignment: str, student: str | Non
     kept = [e for e in read_events(path)
             if not (e.event in COLLECTED and e.assignment == assignment
                     and student in (None, e.student))]
-    _rewrite(path, kept + new)
+    write_atomic(Path(path), "".join(e.to_json() + "\n" for e in kept + new))

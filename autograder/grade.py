@@ -138,8 +138,9 @@ def plain_only(root: Path, tasks: list[tuple[str, str]]) -> tuple[list[tuple[str
     for a, s in tasks:
         folder = root / "submitted" / s / a
         try:
-            if not stat.S_ISDIR(folder.parent.lstat().st_mode):
-                raise NotPlain(f"submitted/{s} is {kind(folder.parent.lstat().st_mode)}")
+            mode = folder.parent.lstat().st_mode
+            if not stat.S_ISDIR(mode):
+                raise NotPlain(f"submitted/{s} is {kind(mode)}")
             scan(str(folder))
             keep.append((a, s))
         except (NotPlain, OSError) as e:
@@ -387,13 +388,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.unsafe:
         events += [GradingEvent(a, s, None, "", UNSAFE, "student code ran without the sandbox", flag=True)
                    for a, s in tasks]
-    problems = []
+    problems, graded = [], set(tasks)
     for a in sorted({a for a, _ in tasks}):
         try:
-            events += [e for e in report.identical_solutions(root, a) if (a, e.student) in set(tasks)]
+            events += [e for e in report.identical_solutions(root, a) if (a, e.student) in graded]
         except Exception as e:  # noqa: BLE001  one check must not cost the class its report
             problems.append(f"the identical-solutions check of {a} failed ({type(e).__name__}: {e})")
-    replace_events(events_path, events, set(tasks) | set(empty) | {(e.assignment, e.student) for e in refused})
+    replace_events(events_path, events, graded | set(empty) | {(e.assignment, e.student) for e in refused})
     if args.shard:
         print(f"shard {args.shard[0]}/{args.shard[1]} done: {target.name}, {events_path.name}; "
               f"when every shard is done, run grade.py --merge {args.shard[1]}", file=sys.stderr)

@@ -44,16 +44,14 @@ import csv
 import hashlib
 import io
 import json
-import os
 import re
-import tempfile
 from collections import defaultdict
 from pathlib import Path
 from typing import Iterable
 
 from events import (AUTOGRADED, FAILED, HIT_CAP, IDENTICAL, KERNEL_DIED, MISSING,
                     OUT_OF_TIME, SET_ASIDE, OUTPUT_TRUNCATED, SUBMISSION_CAP, TIMED_OUT,
-                    GradingEvent)
+                    GradingEvent, write_atomic)
 
 GRADED = "graded"
 NOT_AUTOGRADED = "not autograded"
@@ -190,33 +188,6 @@ def md_text(value: object) -> str:
     '&lt;img src=x onerror=alert(1)&gt; &amp; co'
     """
     return str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` all at once: a reader sees the old file or the new one,
-    never half of one, and a crash midway leaves the old one whole (a temporary file in
-    the same directory, then ``os.replace``).
-
-    >>> import tempfile; p = Path(tempfile.mkdtemp()) / "r.md"
-    >>> write_atomic(p, "one"); write_atomic(p, "two"); p.read_text(), len(list(p.parent.iterdir()))
-    ('two', 1)
-    """
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
-    try:
-        # A student's name need not be UTF-8 (a folder named with byte 0xff): written escaped.
-        with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace", newline="") as f:
-            f.write(text)
-        os.chmod(tmp, 0o644 & ~_umask())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def write_report(rows: list[dict], root: Path, *, unsafe: bool = False,
