@@ -93,17 +93,20 @@ def run_axe(drv, axe_source: str) -> list[dict]:
     return drv.execute_async_script(
         """const [src, options, done] = arguments;
         if (!window.axe) { const s = document.createElement("script"); s.textContent = src; document.head.append(s); }
-        // A frame to let layout settle after a resize or a theme switch; the emulated
-        // resize may reach the page's resize handler later than a real one, so the
-        // book's own fitting of Tab stops to the new width (a11y.js) is run first.
-        if (window.TokA11y) window.TokA11y.fit();
-        requestAnimationFrame(() => requestAnimationFrame(() => {
+        // The page's own readiness signal (a11y.js): its scripts done, no transition
+        // running and the Tab stops fitted to the layout of this width and theme. A page
+        // without it (none in the book) gets two frames.
+        const ready = window.TokA11y ? window.TokA11y.settled()
+          : new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r({ settled: true }))));
+        ready.then((state) => {
+          if (!state.settled) { done([{ id: "not-settled", impact: "serious", count: 1, nodes: [],
+            help: `the page's layout kept changing for ${state.frames} frames (a11y.js settled())` }]); return; }
           window.axe.run(document, options).then(
             (r) => done(r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
               nodes: v.nodes.slice(0, 8).map((n) => n.target.join(" ") + " :: " + (n.failureSummary || "").slice(0, 240)),
               count: v.nodes.length }))),
             (e) => done([{ id: "axe-error", help: String(e), nodes: [], count: 1 }]));
-        }));""", axe_source, AXE_OPTIONS)
+        });""", axe_source, AXE_OPTIONS)
 
 
 def page_overflow(drv) -> int:

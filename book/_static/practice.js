@@ -946,6 +946,10 @@
     window.TokPractice = { ansiToHtml, page, py, openNotebook };  // for the book's browser tests
   }
 
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
-  else init();
+  // The page's readiness signal (a11y.js's TokA11y.settled waits for it): the cells built.
+  const started = new Promise((resolve) => {
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", resolve);
+    else resolve();
+  }).then(init);
+  (window.TokPending = window.TokPending || []).push(started);
 })();
