@@ -130,13 +130,35 @@ def _refuse(error: BaseException) -> None:
     c.ZipCollectApp.collector_plugin = RefuseToCollectFiles
 
 
+def _course_package(name: str, folder: str, *, installed_first: bool = False):
+    """The course's package ``name`` from ``folder`` (its ``__init__.py``), loaded by
+    location, not through ``sys.path``: the copy beside this file, whichever environment
+    runs nbgrader. ``installed_first``: an installed package of that name is used instead
+    (tokref: `make setup` installs it in .venv; the shared hub environment has none)."""
+    import importlib
+    import importlib.util
+
+    if name in sys.modules:
+        return sys.modules[name]
+    if installed_first and importlib.util.find_spec(name) is not None:
+        return importlib.import_module(name)
+    spec = importlib.util.spec_from_file_location(name, os.path.join(folder, "__init__.py"))
+    if spec is None or not os.path.isfile(os.path.join(folder, "__init__.py")):
+        raise ImportError(f"no package {name!r} in {folder}: is this the course directory?")
+    module = sys.modules[name] = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
+
+
 try:
-    for _path in (os.path.join(_HERE, "autograder"), os.path.join(_HERE, "solutions")):
-        if _path not in sys.path:
-            sys.path.insert(0, _path)
-    import tokref  # noqa: E402,F401  the hidden tests compute the reference's answers here
-    import exchange_plugins  # noqa: E402
-    import nbgrader_plugins  # noqa: E402
+    # the hidden tests compute the reference's answers here
+    _course_package("tokref", os.path.join(_HERE, "solutions", "tokref"), installed_first=True)
+    _course_package("autograder", os.path.join(_HERE, "autograder"))
+    from autograder import exchange_plugins, nbgrader_plugins  # noqa: E402
 
     # Collect only what each student made, and flag a submission edited after its time.
     c.ExchangeFactory.collect = exchange_plugins.CheckedExchangeCollect
@@ -165,7 +187,7 @@ except (Exception, SystemExit) as _error:  # noqa: BLE001  any failure must refu
 # smaller allowlist: some markdown shows its tags as text), never nothing.
 c.HTMLExporter.sanitize_html = True
 try:
-    import inert  # noqa: E402  (autograder/ is on sys.path, above)
+    from autograder import inert  # noqa: E402  (loaded above, by location)
 
     inert.configure(c)
 except (Exception, SystemExit):  # noqa: BLE001

@@ -22,7 +22,14 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Mapping
 
-from bwrap import INSTALL_HINT, bwrap_has_size, diagnose, platform_facts, trial_command
+if not __package__:  # `python autograder/doctor.py`: run as the module autograder.doctor (PEP 366)
+    import importlib.util
+    _spec = importlib.util.spec_from_file_location("autograder", Path(__file__).resolve().with_name("__init__.py"))
+    sys.modules["autograder"] = importlib.util.module_from_spec(_spec)
+    _spec.loader.exec_module(sys.modules["autograder"])
+    __package__ = "autograder"
+
+from .bwrap import INSTALL_HINT, bwrap_has_size, diagnose, platform_facts, trial_command
 
 COURSE = Path(__file__).resolve().parent.parent
 DEFAULT_EXCHANGE = "/srv/nbgrader/exchange"  # nbgrader's Exchange.root when not configured
@@ -148,7 +155,7 @@ def check_config(root: Path, cfg: dict) -> Check:
 
 def check_cgroups() -> Check:
     try:
-        import cgroups
+        from . import cgroups
         m = cgroups.find_mechanism()
     except Exception as e:  # noqa: BLE001  the check must report, not crash
         return Check("submission cap", False, f"cgroups.find_mechanism() failed: {e}", "see autograder/cgroups.py", "warn")
@@ -273,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="the checks as JSON")
     args = ap.parse_args(argv)
     try:
-        import sandbox  # noqa: F401  the checks use the sandbox's own code
+        from . import sandbox  # noqa: F401  the checks use the sandbox's own code
     except ImportError as e:
         sys.exit(f"FAIL  environment: {e}\n      fix: {args.course / '.venv/bin/python'} {__file__}")
     checks = run_checks(args.course.resolve(), args.exchange_root)

@@ -79,9 +79,9 @@ from nbgrader.utils import check_mode
 from traitlets import Float, Integer, List, Unicode
 from traitlets.config import LoggingConfigurable
 
-from events import (CHANGED_AFTER, NOT_COLLECTED, NOT_PLAIN, SUBMITTED_AS_OTHER, GradingEvent,
+from .events import (CHANGED_AFTER, NOT_COLLECTED, NOT_PLAIN, SUBMITTED_AS_OTHER, GradingEvent,
                     replace_collect_events)
-from plainfiles import (NotPlain, TooBig, archive_members, copy_checked, copy_file, extract_members, kind,
+from .plainfiles import (NotPlain, TooBig, archive_members, copy_checked, copy_file, extract_members, kind,
                         scan, stream_limit)
 
 NEVER = datetime.datetime(1970, 1, 1)  # nbgrader's timestamps are naive UTC
@@ -229,7 +229,7 @@ class CheckedExchangeCollect(ExchangeCollect):
             except Exception as e:  # noqa: BLE001  one submission never stops the class
                 reason = e if isinstance(e, NotPlain) else f"could not be copied ({type(e).__name__}: {e})"
                 events.append(self._not_collected(record["username"], record["path"], str(reason)))
-        from nbgrader_plugins import GradingEvents  # the events file of the course's config
+        from .nbgrader_plugins import GradingEvents  # the events file of the course's config
 
         student = self.coursedir.student_id
         replace_collect_events(GradingEvents(config=self.config).path, self.coursedir.assignment_id,
@@ -419,7 +419,7 @@ def write_zip_events(app: LoggingConfigurable, events: list[GradingEvent]) -> No
     """Add ``events`` to this ``zip_collect`` run's flags and write them all to the
     events file, in place of the earlier collect's: the extractor writes first, then the
     collector each time it refuses a file, so a run that stops keeps what it found."""
-    from nbgrader_plugins import GradingEvents  # the events file of the course's config
+    from .nbgrader_plugins import GradingEvents  # the events file of the course's config
 
     found = app.__dict__.setdefault("_zip_events", [])
     found += events

@@ -59,15 +59,22 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from multiprocessing import get_context
 from pathlib import Path
 
-import report
-from events import (AUTOGRADED, FAILED, MISSING, NOT_GRADED, UNSAFE, GradingEvent, read_events,
+if not __package__:  # `python autograder/grade.py`: run as the module autograder.grade (PEP 366)
+    import importlib.util
+    _spec = importlib.util.spec_from_file_location("autograder", Path(__file__).resolve().with_name("__init__.py"))
+    sys.modules["autograder"] = importlib.util.module_from_spec(_spec)
+    _spec.loader.exec_module(sys.modules["autograder"])
+    __package__ = "autograder"
+
+from . import report
+from .events import (AUTOGRADED, FAILED, MISSING, NOT_GRADED, UNSAFE, GradingEvent, read_events,
                     replace_events)
-from gradebooks import copy_gradebook, db_url, merge
-from release import release, source_assignments
-from runner import ROOT, run_nbgrader
-from doctor import not_owned
-from plainfiles import NotPlain, kind, scan
-from sandbox import SandboxUnavailable, check_bwrap, python_dirs
+from .gradebooks import copy_gradebook, db_url, merge
+from .release import release, source_assignments
+from .runner import ROOT, run_nbgrader
+from .doctor import not_owned
+from .plainfiles import NotPlain, kind, scan
+from .sandbox import SandboxUnavailable, check_bwrap, python_dirs
 
 EVENTS = "grading-events.jsonl"
 
@@ -177,7 +184,7 @@ def grade_all(tasks: list[tuple[str, str]], *, root: Path, gradebook: Path, jobs
 
 
 def check_can_grade(root: Path, unsafe: bool) -> None:
-    from sandbox import kernel_python
+    from .sandbox import kernel_python
 
     python = kernel_python(root)
     try:

@@ -44,10 +44,10 @@ from nbgrader.preprocessors import (Execute, LimitOutput, NbGraderPreprocessor, 
 from traitlets import Integer, Unicode
 from traitlets.config import Configurable
 
-from events import (EDITED_TEST, KERNEL_DIED, NO_RECORD, OUT_OF_TIME, OUTPUT_TRUNCATED, RECORD_OUTSIDE,
+from .events import (EDITED_TEST, KERNEL_DIED, NO_RECORD, OUT_OF_TIME, OUTPUT_TRUNCATED, RECORD_OUTSIDE,
                     RESULT_IN_TEST, TIMED_OUT, GradingEvent, append_events)
-from hidden_tests import OverwriteCellsKnowingHiddenTests, check_cell, hidden_tests_for, is_record
-from sandbox import SandboxedKernelManager
+from .hidden_tests import OverwriteCellsKnowingHiddenTests, check_cell, hidden_tests_for, is_record
+from .sandbox import SandboxedKernelManager
 
 TRUNCATED = "... Output truncated ..."  # the marker nbgrader's LimitOutput writes
 

@@ -96,7 +96,7 @@ def scan(folder: str, *, ignore: list[str] | tuple[str, ...] = (), include: list
     [('.', True, 0), ('a.ipynb', False, 2)]
     >>> os.symlink("/etc/passwd", f"{d}/b.txt"); scan(d)
     Traceback (most recent call last):
-    plainfiles.NotPlain: contains a link or special file: b.txt is a symbolic link
+    autograder.plainfiles.NotPlain: contains a link or special file: b.txt is a symbolic link
     """
     entries, total, seen = [], 0, 0
     todo = ["."]
@@ -158,7 +158,7 @@ def copy_checked(src: str, dest: str, entries: list[Entry], *, dir_mode: int = 0
     >>> os.remove(f"{d}/a.ipynb"); os.symlink("/etc/passwd", f"{d}/a.ipynb")
     >>> copy_checked(d, d + "-again", found)
     Traceback (most recent call last):
-    plainfiles.NotPlain: a.ipynb changed while it was collected (not a regular file any more: [Errno 40] Too many levels of symbolic links: 'a.ipynb')
+    autograder.plainfiles.NotPlain: a.ipynb changed while it was collected (not a regular file any more: [Errno 40] Too many levels of symbolic links: 'a.ipynb')
     """
     fds: dict[str, int] = {}
     latest = 0.0
@@ -200,7 +200,7 @@ def copy_file(src: str, dest: str) -> None:
     >>> import tempfile; d = tempfile.mkdtemp(); os.symlink("/etc/passwd", f"{d}/a")
     >>> copy_file(f"{d}/a", f"{d}/b")
     Traceback (most recent call last):
-    plainfiles.NotPlain: a is a symbolic link, not a regular file
+    autograder.plainfiles.NotPlain: a is a symbolic link, not a regular file
     """
     name = os.path.basename(src)
     st = os.lstat(src)
@@ -370,7 +370,7 @@ class CountedReader(io.RawIOBase):
     b'xxx'
     >>> r.read(3)
     Traceback (most recent call last):
-    plainfiles.TooBig: decompresses to more than 4 bytes
+    autograder.plainfiles.TooBig: decompresses to more than 4 bytes
     """
 
     def __init__(self, source: io.IOBase, limit: int) -> None:

@@ -38,8 +38,16 @@ import shutil
 import tempfile
 from pathlib import Path
 
-import selfcheck_spec
-from runner import ROOT, run_nbgrader
+import sys
+if not __package__:  # `python autograder/release.py`: run as the module autograder.release (PEP 366)
+    import importlib.util
+    _spec = importlib.util.spec_from_file_location("autograder", Path(__file__).resolve().with_name("__init__.py"))
+    sys.modules["autograder"] = importlib.util.module_from_spec(_spec)
+    _spec.loader.exec_module(sys.modules["autograder"])
+    __package__ = "autograder"
+
+from . import selfcheck_spec
+from .runner import ROOT, run_nbgrader
 
 
 def source_assignments(root: Path = ROOT) -> list[str]:

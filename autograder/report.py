@@ -49,7 +49,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Iterable
 
-from events import (AUTOGRADED, FAILED, HIT_CAP, IDENTICAL, KERNEL_DIED, MISSING,
+from .events import (AUTOGRADED, FAILED, HIT_CAP, IDENTICAL, KERNEL_DIED, MISSING,
                     OUT_OF_TIME, SET_ASIDE, OUTPUT_TRUNCATED, SUBMISSION_CAP, TIMED_OUT,
                     GradingEvent, write_atomic)
 

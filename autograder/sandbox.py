@@ -62,9 +62,17 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import cgroups
-import events
-from bwrap import (INSTALL_HINT, bwrap_has_size, diagnose, namespace_args, platform_facts,
+import sys
+if not __package__:  # `python autograder/sandbox.py`: run as the module autograder.sandbox (PEP 366)
+    import importlib.util
+    _spec = importlib.util.spec_from_file_location("autograder", Path(__file__).resolve().with_name("__init__.py"))
+    sys.modules["autograder"] = importlib.util.module_from_spec(_spec)
+    _spec.loader.exec_module(sys.modules["autograder"])
+    __package__ = "autograder"
+
+from . import cgroups
+from . import events
+from .bwrap import (INSTALL_HINT, bwrap_has_size, diagnose, namespace_args, platform_facts,
                    trial_command)
 from jupyter_client.kernelspec import KernelSpec
 from jupyter_client.manager import AsyncKernelManager
@@ -168,7 +176,7 @@ def sandbox_uid(pid: int, ranges: list[range] | None = None) -> int:
     2000000042
     >>> sandbox_uid(42, [range(1999999999, 2000000100)])
     Traceback (most recent call last):
-    sandbox.SandboxUnavailable: uid 2000000042, the grading kernel's, is in a range of /etc/subuid or /etc/subgid (1999999999-2000000099): a user could become it in a user namespace of their own and read the sandbox's files. Give that user another range (usermod --del-subuids/--add-subuids), or grade as an ordinary user
+    autograder.sandbox.SandboxUnavailable: uid 2000000042, the grading kernel's, is in a range of /etc/subuid or /etc/subgid (1999999999-2000000099): a user could become it in a user namespace of their own and read the sandbox's files. Give that user another range (usermod --del-subuids/--add-subuids), or grade as an ordinary user
     """
     uid = ROOT_UID_BASE + pid
     for r in subordinate_ranges() if ranges is None else ranges:

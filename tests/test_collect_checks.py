@@ -20,10 +20,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "autograder"))
-from events import (CHANGED_AFTER, NOT_COLLECTED, SUBMITTED_AS_OTHER,  # noqa: E402
+from autograder.events import (CHANGED_AFTER, NOT_COLLECTED, SUBMITTED_AS_OTHER,  # noqa: E402
                     GradingEvent, read_events, replace_events)
-from exchange_plugins import foreign_owners  # noqa: E402
+from autograder.exchange_plugins import foreign_owners  # noqa: E402
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="gives files to other users: needs root")
 ALICE, BOB = "nobody", "daemon"  # system accounts that exist everywhere: no useradd needed

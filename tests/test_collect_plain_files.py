@@ -29,10 +29,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "autograder"))
-sys.path.insert(0, str(ROOT / "tests"))
-from events import NOT_GRADED, NOT_PLAIN, GradingEvent, read_events  # noqa: E402
-from plainfiles import NotPlain, copy_checked, scan  # noqa: E402
+from autograder.events import NOT_GRADED, NOT_PLAIN, GradingEvent, read_events  # noqa: E402
+from autograder.plainfiles import NotPlain, copy_checked, scan  # noqa: E402
 from test_collect_checks import ALICE, BOB, NB, course, marker, submit  # noqa: E402,F401
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="gives files to other users: needs root")
@@ -269,7 +267,7 @@ def test_a_swapping_student_during_nbgrader_collect_gets_nothing(course: Path) -
 
 
 def test_a_failed_collect_says_nbgraders_error(course: Path) -> None:
-    code = ("import sys; sys.path.insert(0, 'autograder'); from pathlib import Path; import grade\n"
+    code = ("from pathlib import Path; from autograder import grade\n"
             "grade.collect('chars', 'exchange', '/nonexistent-exchange', Path.cwd(), quiet=True)")
     proc = subprocess.run([sys.executable, "-c", code], cwd=course, capture_output=True, text=True,
                           timeout=120)
@@ -278,8 +276,8 @@ def test_a_failed_collect_says_nbgraders_error(course: Path) -> None:
 
 
 def test_folders_of_submitted_with_links_are_not_graded(tmp_path: Path) -> None:
-    import grade
-    import report
+    from autograder import grade
+    from autograder import report
 
     secret = secret_file(tmp_path / "source")
     for student in ("alice", "bob", "carol"):
@@ -353,11 +351,11 @@ def test_the_helpers_examples_hold() -> None:
     outside tests/ and the reference)."""
     import doctest
 
-    import plainfiles
+    from autograder import plainfiles
 
     assert doctest.testmod(plainfiles).failed == 0
 
-    import exchange_plugins
+    from autograder import exchange_plugins
 
     assert doctest.testmod(exchange_plugins).failed == 0
 
@@ -438,7 +436,7 @@ def test_a_tar_bomb_is_refused_before_it_is_decompressed(tmp_path: Path) -> None
     cap, or after the bytes the cap allows."""
     import bz2
 
-    from plainfiles import archive_members, extract_members
+    from autograder.plainfiles import archive_members, extract_members
 
     big = tarfile.TarInfo("bomb_chars.ipynb")
     big.size = 4 * 10**9

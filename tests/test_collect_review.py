@@ -24,9 +24,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "autograder"))
-sys.path.insert(0, str(ROOT / "tests"))
-from events import CHANGED_AFTER, NOT_PLAIN, SUBMITTED_AS_OTHER, GradingEvent, append_events, read_events  # noqa: E402
+from autograder.events import CHANGED_AFTER, NOT_PLAIN, SUBMITTED_AS_OTHER, GradingEvent, append_events, read_events  # noqa: E402
 from test_collect_checks import ALICE, BOB, collect, course, marker, stamp, submit  # noqa: E402,F401
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="gives files to other users: needs root")

@@ -20,9 +20,8 @@ import pytest
 
 from conftest import ROOT
 
-sys.path.insert(0, str(ROOT / "autograder"))
-import doctor  # noqa: E402
-import sandbox  # noqa: E402
+from autograder import doctor  # noqa: E402
+from autograder import sandbox  # noqa: E402
 
 UBUNTU = {"proc/sys/kernel/apparmor_restrict_unprivileged_userns": "1",
           "proc/sys/user/max_user_namespaces": "127431", "proc/1/cgroup": "0::/init.scope"}

@@ -207,7 +207,6 @@ def test_the_attacked_assignments_exist():
 
 
 def source_checksums(course: Path) -> dict:
-    sys.path.insert(0, str(course / "autograder"))
     from nbgrader.api import Gradebook
 
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:

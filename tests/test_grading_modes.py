@@ -13,8 +13,7 @@ import pytest
 from conftest import ROOT, copy_course
 from test_grading_e2e import CHARS_WRONG_ENCODE, run, solutions, submission, write_nb
 
-sys.path.insert(0, str(ROOT / "autograder"))
-from sandbox import INSTALL_HINT, SandboxUnavailable, check_bwrap  # noqa: E402
+from autograder.sandbox import INSTALL_HINT, SandboxUnavailable, check_bwrap  # noqa: E402
 
 pytestmark = pytest.mark.slow
 

@@ -36,9 +36,8 @@ import pytest
 from conftest import ROOT, copy_course
 from test_grading_e2e import run, solutions, submission, write_nb
 
-sys.path.insert(0, str(ROOT / "autograder"))
-import events as ev  # noqa: E402
-import report  # noqa: E402
+from autograder import events as ev  # noqa: E402
+from autograder import report  # noqa: E402
 
 pytestmark = pytest.mark.slow
 

@@ -26,8 +26,7 @@ from tokref.grading import (
     run_cases,
 )
 
-sys.path.insert(0, str(ROOT / "autograder"))
-from hidden_tests import NotebookHiddenTests, check_cell, prepare  # noqa: E402
+from autograder.hidden_tests import NotebookHiddenTests, check_cell, prepare  # noqa: E402
 
 SECTION = '''
 from tokref.grading import hidden_test
@@ -164,7 +163,7 @@ def test_outcomes_from_json_refuses_what_is_not_an_outcome():
 
 
 def check_notebook(cells, prepared):
-    from nbgrader_plugins import CheckHiddenTests
+    from autograder.nbgrader_plugins import CheckHiddenTests
 
     nb = new_notebook(cells=cells)
     hidden = NotebookHiddenTests({"t": prepared})

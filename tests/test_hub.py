@@ -81,7 +81,6 @@ pytestmark = [
     pytest.mark.skipif(shutil.which("useradd") is None, reason="needs useradd to create the hub's users"),
 ]
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_grading_e2e import solutions, submission  # noqa: E402
 from test_grading_robust import POLLER  # noqa: E402
 from test_inert_content import N_PAYLOADS, js as inert_js  # noqa: E402

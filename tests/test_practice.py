@@ -32,10 +32,9 @@ from tokref.grading import collect_hidden_tests, run_cases
 from tokref.selfcheck import Kernel, check_notebook, format_report
 from tokref.typed_json import from_json
 
-sys.path.insert(0, str(ROOT / "autograder"))
 sys.path.insert(0, str(ROOT / "book" / "_ext"))
 import practice_pages as practice  # noqa: E402  (book/_ext/practice_pages.py)
-import selfcheck_spec  # noqa: E402
+from autograder import selfcheck_spec  # noqa: E402
 
 EXERCISES = ROOT / "exercises"
 KERNEL_PYTHON = ROOT / ".venv" / "kernel" / "bin" / "python"  # what students have: no tokref

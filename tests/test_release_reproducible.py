@@ -15,10 +15,9 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-sys.path.insert(0, str(ROOT / "autograder"))
 
-import release  # noqa: E402
-import selfcheck_spec  # noqa: E402
+from autograder import release  # noqa: E402
+from autograder import selfcheck_spec  # noqa: E402
 
 ASSIGNMENT = "chars"  # the smallest self-check spec
 
@@ -26,10 +25,9 @@ ASSIGNMENT = "chars"  # the smallest self-check spec
 # the same JSON in other deflate bytes, as another zlib would write it.
 RELEASE_AT_LEVEL_1 = """
 import functools, sys
-sys.path.insert(0, "autograder")
-import selfcheck_spec
+from autograder import selfcheck_spec
 selfcheck_spec.spec_bytes = functools.partial(selfcheck_spec.spec_bytes, level=1)
-import release
+from autograder import release
 release.main(sys.argv[1:])
 """
 

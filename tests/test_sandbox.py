@@ -21,8 +21,7 @@ from nbformat.v4 import new_code_cell, new_notebook
 
 from conftest import ROOT
 
-sys.path.insert(0, str(ROOT / "autograder"))
-from sandbox import SandboxedKernelManager, check_bwrap, kernel_python  # noqa: E402
+from autograder.sandbox import SandboxedKernelManager, check_bwrap, kernel_python  # noqa: E402
 
 pytestmark = pytest.mark.slow
 MARKER = "sandbox-test-survivor-9137"

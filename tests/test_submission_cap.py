@@ -24,10 +24,9 @@ import pytest
 from conftest import ROOT, copy_course
 from test_grading_e2e import solutions, submission
 
-sys.path.insert(0, str(ROOT / "autograder"))
-import cgroups  # noqa: E402
-import events  # noqa: E402
-import sandbox  # noqa: E402
+from autograder import cgroups  # noqa: E402
+from autograder import events  # noqa: E402
+from autograder import sandbox  # noqa: E402
 
 FORK_AND_ALLOCATE = '''
 import os, time

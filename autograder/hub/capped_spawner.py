@@ -65,10 +65,8 @@ from pathlib import Path
 from jupyterhub.spawner import LocalProcessSpawner
 from traitlets import Bool, Dict, Integer, List, Set, Unicode
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import cgroups  # noqa: E402  autograder/cgroups.py: the same groups as the grading sandbox
-import private_mounts  # noqa: E402  autograder/hub/private_mounts.py: the server's mount namespace
+from .. import cgroups  # autograder/cgroups.py: the same groups as the grading sandbox
+from . import private_mounts  # autograder/hub/private_mounts.py: the server's mount namespace
 
 
 class CappedSpawner(LocalProcessSpawner):

@@ -3,6 +3,7 @@
 # as that Linux user. try_hub.sh starts it as root, in $TOKHUB_PREFIX/run/state, with
 #   jupyterhub -f autograder/hub/jupyterhub_config.py
 # and the TOKHUB_* variables below. autograder/README.md ("With JupyterHub") explains it.
+import importlib.util
 import os
 import sys
 
@@ -61,8 +62,13 @@ c.Authenticator.allowed_users = {INSTRUCTOR, *STUDENTS}
 # So a student's home and submissions together stay within that size; the instructor's
 # collect reads every $USERS/*/inbound (CheckedExchangeCollect.extra_inbound, set in the
 # instructor's nbgrader_config.py).
-sys.path.insert(0, HERE)
-from capped_spawner import CappedSpawner  # noqa: E402
+# The course's autograder package, loaded by location from beside this file (jupyterhub
+# execs this file; nothing edits sys.path): the spawner and the grading share cgroups.py.
+if "autograder" not in sys.modules:
+    _spec = importlib.util.spec_from_file_location("autograder", os.path.join(os.path.dirname(HERE), "__init__.py"))
+    sys.modules["autograder"] = importlib.util.module_from_spec(_spec)
+    _spec.loader.exec_module(sys.modules["autograder"])
+from autograder.hub.capped_spawner import CappedSpawner  # noqa: E402
 
 c.JupyterHub.spawner_class = CappedSpawner
 c.Spawner.mem_limit = os.environ.get("TOKHUB_STUDENT_MEMORY", "2G")
