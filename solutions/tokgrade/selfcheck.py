@@ -8,7 +8,7 @@ reference's algorithms:
   calls :meth:`Kernel.run_cell_json` and :meth:`Kernel.self_check_json`);
 - ``exercises/<assignment>/check.py``, the script released beside each notebook for a
   student with plain Python (``autograder/selfcheck_spec.py`` writes it with this module,
-  :mod:`tokref.grading` and :mod:`tokref.typed_json` inside).
+  :mod:`tokgrade.grading` and :mod:`tokgrade.typed_json` inside).
 
 A :class:`Kernel` runs code cells the way a Jupyter kernel does: one namespace, the value
 of a last expression shown as ``execute_result``, printed text as ``stream`` outputs and
@@ -22,7 +22,7 @@ an exception as an ``error`` output with a traceback that points into the cell.
 The **spec** (``selfcheck.json.gz``, made at build time by ``autograder/selfcheck_spec.py``
 where ``tokref`` is whole) holds, for each hidden test, its cases and the reference's
 outcomes as data: never the reference's code. :meth:`Kernel.self_check` runs the
-reader's functions on those cases and compares with :func:`tokref.grading.check_outcomes`,
+reader's functions on those cases and compares with :func:`tokgrade.grading.check_outcomes`,
 so a result passes here exactly when it would pass the grader on the same cases (exact
 types, the same messages). A test cell earns its points when its visible tests passed
 and every hidden test of the cell passed, which is how nbgrader scores it.
