@@ -26,7 +26,7 @@ import tokref.training
 import tokref.unigram
 import tokref.word
 import tokref.wordpiece
-from tokref.grading import collect_hidden_tests
+from tokgrade.grading import collect_hidden_tests
 from conftest import ROOT
 
 SOURCE = sorted((ROOT / "source").glob("*/*.ipynb"))
@@ -233,7 +233,7 @@ def test_exercises_are_what_nbgrader_generates(course):
 
 
 def test_exercises_hold_no_solution_and_no_hidden_test():
-    # check.py carries the course's comparison code (tokref.grading and friends, copied in
+    # check.py carries the course's comparison code (tokgrade.grading and friends, copied in
     # by autograder/selfcheck_spec.py) and may name where it came from; it must never
     # import the reference, which tests/test_practice.py checks by running it without it.
     found = [
@@ -329,13 +329,13 @@ def test_graded_cells(path):
 
 
 def check_hidden_section(grade_id: str, code: str, function: str) -> None:
-    """A hidden section runs in the sandbox, where only tokref.grading exists, and in the
-    grader's empty namespace: at its top level only imports from tokref.grading and
+    """A hidden section runs in the sandbox, where only tokgrade.grading exists, and in the
+    grader's empty namespace: at its top level only imports from tokgrade.grading and
     generators decorated with hidden_test; at least one tests the part's function; the
     reference is imported inside the generators."""
     for node in ast.parse(code).body:
         if isinstance(node, ast.ImportFrom):
-            assert node.module == "tokref.grading", f"{grade_id}: import only from tokref.grading at the top"
+            assert node.module == "tokgrade.grading", f"{grade_id}: import only from tokgrade.grading at the top"
         elif isinstance(node, ast.FunctionDef):
             assert [ast.unparse(d).split("(")[0] for d in node.decorator_list] == ["hidden_test"], \
                 f"{grade_id}: {node.name} must be decorated with @hidden_test(...)"

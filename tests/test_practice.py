@@ -1,7 +1,7 @@
 """The practice pages' Python half (issue 20): the kernel the browser's worker runs, the
 self-check spec, the page made from the released notebook, and check.py.
 
-- :class:`tokref.selfcheck.Kernel` runs cells as Jupyter does (last expression shown,
+- :class:`tokgrade.selfcheck.Kernel` runs cells as Jupyter does (last expression shown,
   printed text in order, a traceback that points into the cell);
 - the spec's cases are the hidden tests' generators on seeds of their own, not the
   grader's, and hold data only;
@@ -28,9 +28,9 @@ import pytest
 
 from conftest import ROOT
 from test_wrong_solutions import ASSIGNMENTS, first_of_each_part, student_notebook, wrong_solutions
-from tokref.grading import collect_hidden_tests, run_cases
-from tokref.selfcheck import Kernel, check_notebook, format_report
-from tokref.typed_json import from_json
+from tokgrade.grading import collect_hidden_tests, run_cases
+from tokgrade.selfcheck import Kernel, check_notebook, format_report
+from tokgrade.typed_json import from_json
 
 sys.path.insert(0, str(ROOT / "autograder"))
 sys.path.insert(0, str(ROOT / "book" / "_ext"))
