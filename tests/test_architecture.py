@@ -1,4 +1,4 @@
-"""The shape of tokref, checked: the rooms of docs/architecture.md and their rules.
+"""The shape of tokref and of tokgrade, checked: the rooms of docs/architecture.md and their rules.
 
 - every module is short (at most MAX_LINES lines) and so is every function (MAX_FUNCTION
   lines), with no exception; the measure itself is checked on a function made to be too long;
@@ -244,3 +244,40 @@ def test_the_options_table_lists_every_option():
             params = set(inspect.signature(getattr(cls, method)).parameters) - {"self", "texts", "text", "ids"}
             missing += [f"{cls.__name__}.{method}({p})" for p in sorted(params - listed)]
     assert not missing, f"options missing from the table in docs/architecture.md: {missing}"
+
+
+# ---------------------------------------------------------------------------------------
+# tokgrade, the grading runtime: a package of its own, shipped unchanged
+# ---------------------------------------------------------------------------------------
+
+RUNTIME = ROOT / "solutions" / "tokgrade"
+
+
+def test_the_grading_runtime_is_standard_library_only_with_relative_imports():
+    import sys
+
+    bad = []
+    for path in sorted(RUNTIME.glob("*.py")):
+        assert len(path.read_text(encoding="utf-8").splitlines()) <= MAX_LINES, path.name
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module or ""]
+            else:
+                continue  # a relative import: another module of tokgrade
+            # IPython: imported inside a function that runs only in the grading kernel
+            bad += [f"{path.name}:{node.lineno} imports {n}" for n in names
+                    if n.split(".")[0] not in sys.stdlib_module_names and n != "IPython.display"]
+    assert not bad, "tokgrade imports only the standard library and itself (relatively):\n" + "\n".join(bad)
+    assert sorted(p.name for p in RUNTIME.iterdir() if p.suffix == ".py") == [
+        "__init__.py", "grading.py", "selfcheck.py", "typed_json.py"]
+
+
+def test_the_reference_neither_imports_nor_holds_the_runtime():
+    assert not {"grading.py", "selfcheck.py", "typed_json.py"} & {p.name for p in PKG.glob("*.py")}
+    bad = [f"{p.relative_to(ROOT)}:{node.lineno}" for p in PKG.rglob("*.py")
+           for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+           if (isinstance(node, ast.Import) and any(a.name.split(".")[0] == "tokgrade" for a in node.names))
+           or (isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "tokgrade")]
+    assert not bad, f"tokref imports tokgrade: {bad}"

@@ -532,7 +532,7 @@
       if (cell.kind !== "test" || !cell.gradeId) return;
       const r = results[i];
       const err = (r.outputs || []).find((o) => o.output_type === "error");
-      const message = err ? err.evalue : r.stopped ? `Stopped after ${cellTimeout()} s` : r.error || "failed";
+      const message = err ? `${err.ename}: ${err.evalue}` : r.stopped ? `Stopped after ${cellTimeout()} s` : r.error || "failed";
       visible[cell.gradeId] = r.ok ? { ok: true, message: null } : { ok: false, message };
     });
     try {
