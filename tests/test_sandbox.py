@@ -209,7 +209,8 @@ def test_no_process_outlives_the_notebook(probed):
 def test_the_audit_hook_reports_what_deserves_a_look(probed):
     _, findings = probed
     flags = {(f["event"], f["detail"].split()[0]) for f in findings if f["flag"]}
-    assert ("imported the reference or nbgrader", "tokref.char") in flags
+    # No tokref in the sandbox: importing tokref.char looks for tokref first, and is flagged there.
+    assert ("imported the reference or nbgrader", "tokref") in flags
     assert ("imported the reference or nbgrader", "nbgrader") in flags
     assert ("used the network", "socket.connect") in flags
     assert ("started a process", "os.fork") in flags
