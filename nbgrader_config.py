@@ -32,7 +32,7 @@ c.ClearSolutions.code_stub = {
 # ---------------------------------------------------------------------------------------
 # Every submission runs in an OS sandbox (autograder/sandbox.py: bubblewrap): no network,
 # no view of this directory or of other students' work, a read-only Python with only
-# tokref.grading of the reference, and the limits below. The hidden tests' answers are
+# tokgrade.grading of the reference, and the limits below. The hidden tests' answers are
 # computed and compared outside it (autograder/hidden_tests.py). Without bubblewrap
 # grading refuses to start; `--SandboxedKernelManager.unsafe=True` (grade.py --unsafe)
 # grades without it, and the report says so.

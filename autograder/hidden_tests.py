@@ -1,6 +1,6 @@
 """The grader's half of the hidden tests: cases and answers made here, compared here.
 
-A test cell's hidden section declares hidden tests with ``tokref.grading.hidden_test``
+A test cell's hidden section declares hidden tests with ``tokgrade.grading.hidden_test``
 (see its docstring). Before a submission runs, :func:`hidden_tests_for` reads each test
 cell's hidden section **from the gradebook** (what the instructor wrote, whatever the
 submitted notebook says), collects its tests without running them, generates their
@@ -38,7 +38,7 @@ from nbformat import NotebookNode
 from nbgrader.api import MissingEntry
 from nbgrader.preprocessors import ClearHiddenTests, OverwriteCells
 
-from tokref.grading import (
+from tokgrade.grading import (
     RECORD_MIME,
     HiddenTest,
     cases_to_json,

@@ -16,8 +16,9 @@ it is not a sandbox. :class:`SandboxedKernelManager` is a ``jupyter_client``
 the kernel's Python             read-only: its virtualenv (ipykernel, numpy, matplotlib,
                                 ipywidgets: what a student has) and base installation
 ``/opt/grading``                read-only: ``boot.py`` (``sandbox_boot.py``) and
-                                ``site/tokref/`` with ``grading.py`` and
-                                ``typed_json.py`` only: the algorithms are not there
+                                ``site/tokgrade/``, the grading runtime's files
+                                (``solutions/tokgrade``) byte for byte; nothing of
+                                ``tokref``: the algorithms are not there
 ``/grading/cases.json``         read-only: the hidden tests' inputs, written by the
                                 grader (no answers)
 ``/home/student``               writable tmpfs, the working directory and ``HOME``,
@@ -88,12 +89,12 @@ ROOT_UID_BASE = 2_000_000_000
 MAX_AUDIT_BYTES = 1_000_000
 
 
-# The tokref package the kernel gets: this module and two files of the real one.
-TOKREF_STUB = '''"""tokref while grading: only tokref.grading (and tokref.typed_json, which it uses).
+def runtime_files() -> list[Path]:
+    """The files of the grading runtime, ``tokgrade`` (standard library only), which the
+    kernel gets unchanged as ``/opt/grading/site/tokgrade/``: every ``.py`` of the package."""
+    import tokgrade
 
-The reference's algorithms stay with the grader, outside the sandbox.
-"""
-'''
+    return sorted(Path(tokgrade.__file__).parent.glob("*.py"))
 
 
 class SandboxUnavailable(RuntimeError):
@@ -333,15 +334,13 @@ class SandboxedKernelManager(AsyncKernelManager):
             os.umask(old_umask)
 
     def _fill(self, private: Path) -> Path:
-        for sub in ("ipc", "grading", "home", "site/tokref"):
+        for sub in ("ipc", "grading", "home", "site/tokgrade"):
             (private / sub).mkdir(parents=True)
         self._own(private / "ipc")
         for name, text in self.files.items():
             (private / "grading" / name).write_text(text, encoding="utf-8")
-        tokref_dir = Path(__import__("tokref.grading").grading.__file__).parent
-        (private / "site/tokref/__init__.py").write_text(TOKREF_STUB, encoding="utf-8")
-        for name in ("grading.py", "typed_json.py"):
-            shutil.copyfile(tokref_dir / name, private / "site/tokref" / name)
+        for path in runtime_files():  # the runtime unchanged; no file of tokref
+            shutil.copyfile(path, private / "site/tokgrade" / path.name)
         if self.workdir:
             copy_regular_files(Path(self.workdir), private / "home")
         # The grader's alone (issue 34): the hidden tests' inputs, the submission's files and

@@ -1,4 +1,4 @@
-"""The shape of tokref, checked: the rooms of docs/architecture.md and their rules.
+"""The shape of tokref and of tokgrade, checked: the rooms of docs/architecture.md and their rules.
 
 - every module is short (at most MAX_LINES lines) and so is every function (MAX_FUNCTION
   lines), with no exception; the measure itself is checked on a function made to be too long;
@@ -207,9 +207,9 @@ PUBLIC_API = {
     'tokref.char': ['CharTokenizer', 'DEFAULT_SPECIAL_TOKENS', 'build_char_vocab', 'decode_chars', 'encode_chars', 'unk_rate'],
     'tokref.corpus': ['Work', 'list_works', 'load_text', 'load_texts'],
     'tokref.explorer': ['CompareExplorer', 'DEFAULT_SAMPLES', 'MergeExplorer', 'MergeStepLike', 'SupportsMergeTrace', 'SupportsTokenize', 'TradeoffExplorer', 'js_regex', 'set_mode'],
-    'tokref.grading': ['ASCII_LETTERS', 'CASES_ENV', 'HiddenTest', 'RECORD_MIME', 'check_outcomes', 'check_same', 'collect_hidden_tests', 'hidden_test', 'random_corpus', 'random_prose', 'random_text', 'random_texts', 'run_cases'],
+    'tokgrade.grading': ['ASCII_LETTERS', 'CASES_ENV', 'HiddenTest', 'RECORD_MIME', 'check_outcomes', 'check_same', 'collect_hidden_tests', 'hidden_test', 'random_corpus', 'random_prose', 'random_text', 'random_texts', 'run_cases'],
     'tokref.merges': ['MergeStep', 'PairCounts', 'best_pair', 'count_pairs', 'merge_pair', 'train_merges'],
-    'tokref.typed_json': ['MAX_DEPTH', 'Opaque', 'dumps_value', 'from_json', 'loads_value', 'to_json'],
+    'tokgrade.typed_json': ['MAX_DEPTH', 'Opaque', 'dumps_value', 'from_json', 'loads_value', 'to_json'],
     'tokref.unigram': ['BYTE_PIECES', 'EMStep', 'UNK_PENALTY', 'UnigramTokenizer', 'WS', 'digamma', 'forward_backward', 'm_step', 'nbest', 'normalize', 'sample', 'seed_pieces', 'segmentations', 'viterbi'],
     'tokref.word': ['WORD_PATTERN', 'WordTokenizer', 'build_word_vocab', 'count_words', 'detokenize', 'encode_words', 'oov_rate', 'split_words'],
     'tokref.wordpiece': ['BERT_SPECIAL_TOKENS', 'WordPieceEncoding', 'WordPieceStep', 'WordPieceTokenizer', 'bert_normalize', 'bert_pre_tokenize', 'bert_pre_tokenize_with_offsets', 'best_wordpiece_pair', 'count_wordpiece_stats', 'is_bert_punctuation', 'is_bert_removed', 'is_cjk', 'join_words', 'merge_wordpiece_pair', 'train_wordpiece', 'wordpiece_decode', 'wordpiece_score', 'wordpiece_split'],
@@ -244,3 +244,40 @@ def test_the_options_table_lists_every_option():
             params = set(inspect.signature(getattr(cls, method)).parameters) - {"self", "texts", "text", "ids"}
             missing += [f"{cls.__name__}.{method}({p})" for p in sorted(params - listed)]
     assert not missing, f"options missing from the table in docs/architecture.md: {missing}"
+
+
+# ---------------------------------------------------------------------------------------
+# tokgrade, the grading runtime: a package of its own, shipped unchanged
+# ---------------------------------------------------------------------------------------
+
+RUNTIME = ROOT / "solutions" / "tokgrade"
+
+
+def test_the_grading_runtime_is_standard_library_only_with_relative_imports():
+    import sys
+
+    bad = []
+    for path in sorted(RUNTIME.glob("*.py")):
+        assert len(path.read_text(encoding="utf-8").splitlines()) <= MAX_LINES, path.name
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module or ""]
+            else:
+                continue  # a relative import: another module of tokgrade
+            # IPython: imported inside a function that runs only in the grading kernel
+            bad += [f"{path.name}:{node.lineno} imports {n}" for n in names
+                    if n.split(".")[0] not in sys.stdlib_module_names and n != "IPython.display"]
+    assert not bad, "tokgrade imports only the standard library and itself (relatively):\n" + "\n".join(bad)
+    assert sorted(p.name for p in RUNTIME.iterdir() if p.suffix == ".py") == [
+        "__init__.py", "grading.py", "selfcheck.py", "typed_json.py"]
+
+
+def test_the_reference_neither_imports_nor_holds_the_runtime():
+    assert not {"grading.py", "selfcheck.py", "typed_json.py"} & {p.name for p in PKG.glob("*.py")}
+    bad = [f"{p.relative_to(ROOT)}:{node.lineno}" for p in PKG.rglob("*.py")
+           for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+           if (isinstance(node, ast.Import) and any(a.name.split(".")[0] == "tokgrade" for a in node.names))
+           or (isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "tokgrade")]
+    assert not bad, f"tokref imports tokgrade: {bad}"

@@ -28,7 +28,7 @@ from tokref.bytelevel import (
     split_special,
 )
 from tokref.corpus import load_text
-from tokref.grading import random_texts
+from tokgrade.grading import random_texts
 
 PROPERTY = settings(max_examples=300, derandomize=True, deadline=None, database=None)
 

@@ -25,7 +25,7 @@ from fractions import Fraction
 
 import pytest
 
-from tokref.grading import random_corpus, random_texts
+from tokgrade.grading import random_corpus, random_texts
 from tokref.unigram import (
     expected_piece_counts,
     forward_backward,

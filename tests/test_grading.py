@@ -1,4 +1,4 @@
-"""tokref.grading: check_same must let only plain, honest data pass; the hidden tests'
+"""tokgrade.grading: check_same must let only plain, honest data pass; the hidden tests'
 path (run_cases, then check_outcomes) must isolate the student from the reference; the
 random inputs must be reproducible."""
 
@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from tokref import WordTokenizer
-from tokref.grading import (
+from tokgrade.grading import (
     ASCII_LETTERS,
     HiddenTest,
     check_outcomes,
@@ -349,7 +349,7 @@ def test_random_prose_has_contractions_digits_and_ties():
 
 def test_generators_are_independent_of_hash_randomisation():
     code = (
-        "import json, random; from tokref.grading import random_corpus, random_texts; "
+        "import json, random; from tokgrade.grading import random_corpus, random_texts; "
         "print(json.dumps([random_corpus(3), random_texts(3)]))"
     )
     outputs = set()

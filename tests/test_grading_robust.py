@@ -59,7 +59,7 @@ while time.monotonic() < end and not os.path.exists(sys.argv[2]):
             listed.append(d)
             for f in files:
                 try_read(os.path.join(d, f))
-        for guess in ("grading/cases.json", "home/chars.ipynb", "ipc/kernel.json", "site/tokref/grading.py"):
+        for guess in ("grading/cases.json", "home/chars.ipynb", "ipc/kernel.json", "site/tokgrade/grading.py"):
             try_read(os.path.join(top, guess))
     time.sleep(0.01)
 print(json.dumps({"seen": sorted(seen), "read": sorted(set(read)), "listed": sorted(set(listed))}))

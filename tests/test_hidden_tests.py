@@ -1,4 +1,4 @@
-"""Hidden tests: tokref.grading.hidden_test in its three modes, and the grader's check of
+"""Hidden tests: tokgrade.grading.hidden_test in its three modes, and the grader's check of
 the records (autograder/hidden_tests.py, nbgrader_plugins.CheckHiddenTests) — every way a
 record can be missing, repeated, forged or malformed fails the cell."""
 
@@ -14,8 +14,8 @@ import pytest
 from nbformat.v4 import new_code_cell, new_notebook, new_output
 
 from conftest import ROOT
-from tokref import grading
-from tokref.grading import (
+from tokgrade import grading
+from tokgrade.grading import (
     RECORD_MIME,
     HiddenTest,
     check_outcomes,
@@ -29,7 +29,7 @@ from tokref.grading import (
 from autograder.hidden_tests import NotebookHiddenTests, check_cell, prepare  # noqa: E402
 
 SECTION = '''
-from tokref.grading import hidden_test
+from tokgrade.grading import hidden_test
 
 @hidden_test("halve")
 def _():

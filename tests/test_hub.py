@@ -519,10 +519,8 @@ def solution_lines() -> set[str]:
         for cell in read_nb(nb_path)["cells"]:
             for part in "".join(cell["source"]).split("### BEGIN SOLUTION")[1:]:
                 lines |= {ln.strip() for ln in part.split("### END SOLUTION")[0].splitlines()}
-    public = {"grading.py", "selfcheck.py", "typed_json.py"}  # students get these: check.py, the page
-    for py in tokref.rglob("*.py"):
-        if py.name not in public:
-            lines |= {ln.strip() for ln in py.read_text(encoding="utf-8").splitlines()}
+    for py in tokref.rglob("*.py"):  # the grading runtime students get is tokgrade, not in tokref
+        lines |= {ln.strip() for ln in py.read_text(encoding="utf-8").splitlines()}
     released = set()  # what students get anyway: the notebooks and check.py (its self-check)
     for path in (ROOT / "exercises").rglob("*"):
         if path.suffix == ".ipynb":

@@ -1,7 +1,7 @@
 """The practice pages' Python half (issue 20): the kernel the browser's worker runs, the
 self-check spec, the page made from the released notebook, and check.py.
 
-- :class:`tokref.selfcheck.Kernel` runs cells as Jupyter does (last expression shown,
+- :class:`tokgrade.selfcheck.Kernel` runs cells as Jupyter does (last expression shown,
   printed text in order, a traceback that points into the cell);
 - the spec's cases are the hidden tests' generators on seeds of their own, not the
   grader's, and hold data only;
@@ -28,9 +28,9 @@ import pytest
 
 from conftest import ROOT
 from test_wrong_solutions import ASSIGNMENTS, first_of_each_part, student_notebook, wrong_solutions
-from tokref.grading import collect_hidden_tests, run_cases
-from tokref.selfcheck import Kernel, check_notebook, format_report
-from tokref.typed_json import from_json
+from tokgrade.grading import collect_hidden_tests, run_cases
+from tokgrade.selfcheck import Kernel, check_notebook, format_report
+from tokgrade.typed_json import from_json
 
 sys.path.insert(0, str(ROOT / "book" / "_ext"))
 import practice_pages as practice  # noqa: E402  (book/_ext/practice_pages.py)
@@ -232,3 +232,62 @@ def test_check_notebook_scores_cell_by_cell():
     assert "expected a float, got a int" in cells["chars-unk-rate-edges"]["breadth"]["message"] or \
         "expected a float, got an int" in cells["chars-unk-rate-edges"]["breadth"]["message"]
     assert report["total"] == report["max_total"] - 1
+
+
+# ---------------------------------------------------------------------------------------
+# One report, two faces: check.py's text and the page's description say the same
+# ---------------------------------------------------------------------------------------
+
+REPORT_ASSIGNMENT = "chars"  # the cheapest self-check; every entry of its catalog
+
+
+def page_words(nb: dict, spec: dict) -> list[str]:
+    """What the practice page shows, as words: the page's steps in Python. Its worker runs
+    each code cell in one Kernel, practice.js records each test cell's ``ename: evalue``,
+    the worker calls ``Kernel.self_check_json`` (time allowance 2), and practice.js shows
+    the ``description`` it returns, string by string, in this order (showReport)."""
+    kernel, visible = Kernel(), {}
+    graded = {c["grade_id"] for p in spec["parts"] for c in p["cells"]}
+    for cell in nb["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        gid = cell["metadata"].get("nbgrader", {}).get("grade_id", "cell")
+        r = json.loads(kernel.run_cell_json("".join(cell["source"]), gid))
+        err = next((o for o in r["outputs"] if o["output_type"] == "error"), None)
+        if gid in graded:
+            visible[gid] = {"ok": True, "message": None} if r["ok"] else {
+                "ok": False, "message": f"{err['ename']}: {err['evalue']}"}
+    d = json.loads(kernel.self_check_json(json.dumps(spec), json.dumps(visible), 2))["description"]
+    shown = [d["title"]]
+    for part in d["parts"]:
+        shown.append(f"{part['heading']}: {part['points']}")
+        for c in part["cells"]:
+            shown += [c["label"], c["text"], *([] if c["message"] is None else [c["message"]])]
+    return " ".join([*shown, *d["unscored"], d["total"]]).split()
+
+
+@pytest.mark.slow
+def test_check_py_and_the_page_say_the_same_words_and_numbers(tmp_path):
+    """On the instructor's solution and on every classic mistake of one assignment, the
+    report check.py prints and the one the page shows are the same words and numbers
+    (both are tokgrade.selfcheck.describe_report's strings)."""
+    spec = spec_of(REPORT_ASSIGNMENT)
+    entries = {"solution": {}, **{n: w["code"] for n, w in wrong_solutions(REPORT_ASSIGNMENT).items()}}
+    assert len(entries) > 10
+    differ, failing = [], 0
+    for name, code in entries.items():
+        nb = student_notebook(REPORT_ASSIGNMENT, code)
+        folder = tmp_path / name
+        folder.mkdir()
+        for f in (EXERCISES / REPORT_ASSIGNMENT).iterdir():
+            shutil.copy(f, folder / f.name)
+        (folder / f"{REPORT_ASSIGNMENT}.ipynb").write_text(json.dumps(nb), encoding="utf-8")
+        proc = subprocess.run([sys.executable, "-I", str(folder / "check.py")], capture_output=True,
+                              text=True, timeout=300, cwd=folder, env={**os.environ, "TMPDIR": str(folder)})
+        assert proc.returncode in (0, 1), proc.stdout[-2000:] + proc.stderr[-2000:]
+        failing += proc.returncode
+        text = proc.stdout[proc.stdout.index("\n\nSelf-check of "):]  # the report, after the cells' lines
+        if text.split() != page_words(nb, spec):
+            differ.append((name, text, " ".join(page_words(nb, spec))))
+    assert failing == len(entries) - 1, "every mistake fails, the solution passes"
+    assert not differ, differ[:2]

@@ -40,6 +40,7 @@ from test_browser import (CHROMEDRIVER, CHROMIUM, ENABLE, HAVE_SELENIUM, SHOTS, 
                           html_dir, requested_urls, server)
 from test_grading_e2e import solutions, write_nb
 from test_practice import run_check
+from tokgrade.selfcheck import format_report
 from test_wrong_solutions import ASSIGNMENTS, AUTOGRADED, student_notebook, wrong_solutions
 
 pytestmark = [
@@ -199,6 +200,9 @@ def test_practice_page_checks_right_and_wrong_work(browser, server, downloads, a
     drv.find_element("id", "tp-root").screenshot(str(SHOTS / f"practice-report-{assignment}.png"))
     _, _, cli = run_check(assignment, student_notebook(assignment, wrong["code"]), tmp_path / "cli")
     assert lost_cells(result["report"]) == lost_cells(cli), (name, lost_cells(result["report"]), lost_cells(cli))
+    # The same words and numbers (tokgrade.selfcheck.describe_report's): the page adds icons only.
+    page_words = drv.find_element("id", "tp-report").text.replace("✓", " ").replace("✗", " ").split()
+    assert page_words == format_report(cli).split(), (name, page_words, format_report(cli))
 
     assert_no_foreign_requests(drv)
     drv.execute_script("localStorage.clear()")

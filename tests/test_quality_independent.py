@@ -22,8 +22,8 @@ import re
 import pytest
 
 from conftest import ROOT
-from tokref.grading import CASES_ENV
-from tokref.selfcheck import Kernel
+from tokgrade.grading import CASES_ENV
+from tokgrade.selfcheck import Kernel
 
 SOURCE = ROOT / "source" / "quality" / "quality.ipynb"
 RELEASED = ROOT / "exercises" / "quality" / "quality.ipynb"

@@ -7,6 +7,7 @@ to run without it, so these tests fail rather than skip when it is missing.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import socket
@@ -76,8 +77,13 @@ PROBES = {
     "home": "probe(cwd=os.getcwd(), files=sorted(os.listdir('.')), data=open('data.txt').read())",
     "reference": "import importlib\n"
                  "def can(m):\n    try:\n        importlib.import_module(m); return True\n    except ImportError:\n        return False\n"
-                 "probe(grading=can('tokref.grading'), char=can('tokref.char'), merges=can('tokref.merges'), "
-                 "nbgrader=can('nbgrader'), tiktoken=can('tiktoken'), numpy=can('numpy'))",
+                 "import hashlib, tokgrade\n"
+                 "where = os.path.dirname(tokgrade.__file__)\n"
+                 "probe(grading=can('tokgrade.grading'), selfcheck=can('tokgrade.selfcheck'), tokref=can('tokref'), "
+                 "char=can('tokref.char'), merges=can('tokref.merges'), "
+                 "nbgrader=can('nbgrader'), tiktoken=can('tiktoken'), numpy=can('numpy'), runtime={{n: "
+                 "hashlib.sha256(open(os.path.join(where, n), 'rb').read()).hexdigest() "
+                 "for n in sorted(os.listdir(where)) if n.endswith('.py')}})",
     "readonly": "import sys\ndef writes(p):\n    try:\n        open(p, 'w').close(); return True\n    except OSError:\n        return False\n"
                 "probe(env=writes(sys.prefix + '/x'), usr=writes('/usr/x'), cases=writes('/grading/cases.json'), "
                 "home=writes('new.txt'), tmp=writes('/tmp/x'))",
@@ -156,9 +162,14 @@ def test_the_working_directory_holds_the_submissions_files_only(probed):
     assert home["data"] == "a data file"
 
 
-def test_only_the_grading_part_of_the_reference_is_importable(probed):
-    assert probed[0]["reference"] == {"grading": True, "char": False, "merges": False,
-                                      "nbgrader": False, "tiktoken": False, "numpy": True}
+def test_the_grading_runtime_is_importable_and_nothing_of_the_reference(probed):
+    seen = dict(probed[0]["reference"])
+    runtime = seen.pop("runtime")
+    assert seen == {"grading": True, "selfcheck": True, "tokref": False, "char": False, "merges": False,
+                    "nbgrader": False, "tiktoken": False, "numpy": True}
+    # solutions/tokgrade's files, byte for byte, and no stub of tokref beside them
+    assert runtime == {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+                       for p in sorted((ROOT / "solutions" / "tokgrade").glob("*.py"))}
 
 
 def test_python_and_the_cases_are_read_only_home_and_tmp_writable(probed):
@@ -197,7 +208,8 @@ def test_no_process_outlives_the_notebook(probed):
 def test_the_audit_hook_reports_what_deserves_a_look(probed):
     _, findings = probed
     flags = {(f["event"], f["detail"].split()[0]) for f in findings if f["flag"]}
-    assert ("imported the reference or nbgrader", "tokref.char") in flags
+    # No tokref in the sandbox: importing tokref.char looks for tokref first, and is flagged there.
+    assert ("imported the reference or nbgrader", "tokref") in flags
     assert ("imported the reference or nbgrader", "nbgrader") in flags
     assert ("used the network", "socket.connect") in flags
     assert ("started a process", "os.fork") in flags

@@ -9,7 +9,7 @@ import re
 import time
 from pathlib import Path
 
-from tokref.selfcheck import MAX_OUTPUT_CHARS, MAX_OUTPUT_LINES, TRUNCATED, Kernel
+from tokgrade.selfcheck import MAX_OUTPUT_CHARS, MAX_OUTPUT_LINES, TRUNCATED, Kernel
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,4 +1,4 @@
-"""tokref.typed_json: exact types survive the round trip; what is not plain data becomes
+"""tokgrade.typed_json: exact types survive the round trip; what is not plain data becomes
 Opaque; hostile text is refused with ValueError, never anything worse."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tokref.grading import check_same
-from tokref.typed_json import MAX_DEPTH, Opaque, dumps_value, from_json, loads_value, to_json
+from tokgrade.grading import check_same
+from tokgrade.typed_json import MAX_DEPTH, Opaque, dumps_value, from_json, loads_value, to_json
 
 scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.text(), st.binary(),
                     st.floats(allow_nan=False))

@@ -16,8 +16,9 @@ MyST page made from the **released** notebook ``exercises/<a>/<a>.ipynb`` — ne
 
 At the end of the build the files a page needs are copied under ``_static/practice/``:
 the released notebook (the template of *Download notebook*), its ``selfcheck.json.gz``
-and data files, and the Python the worker runs (``tokref.grading``, ``tokref.typed_json``
-and ``tokref.selfcheck``: standard library only, no algorithm of the reference).
+and data files, and the Python the worker runs: the grading runtime ``tokgrade``
+(``solutions/tokgrade/*.py``, copied unchanged; standard library only, nothing of the
+reference ``tokref``).
 ``book/_web/dist`` (Pyodide and the CodeMirror bundle, made by ``make web`` from the
 npm registry) is added to the static files; the build fails if it is missing.
 """
@@ -39,12 +40,11 @@ LOG = logging.getLogger(__name__)
 ROOT = Path(__file__).resolve().parents[2]
 EXERCISES = ROOT / "exercises"
 WEB_DIST = ROOT / "book" / "_web" / "dist"
-TOKREF = ROOT / "solutions" / "tokref"
+TOKGRADE = ROOT / "solutions" / "tokgrade"
 PAGE_PREFIX = "book/practice/"
-# What the worker imports: a tokref package with these modules only (as in the grading sandbox).
-RUNTIME = ("tokref/__init__.py", "tokref/grading.py", "tokref/typed_json.py", "tokref/selfcheck.py")
-RUNTIME_INIT = '"""tokref in the practice pages: tokref.grading, tokref.typed_json and tokref.selfcheck only."""\n'
-NOT_DATA = {"check.py", "selfcheck.json.gz", "README.md"}
+# What the worker imports: the grading runtime's files, unchanged (as in the grading sandbox).
+RUNTIME = tuple(f"tokgrade/{p.name}" for p in sorted(TOKGRADE.glob("*.py")))
+NOT_DATA = {"check.py", "selfcheck.json.gz", "tokgrade.zip", "README.md"}
 CELL_TIMEOUT = {"capstone": 600}  # seconds before the watchdog stops a cell (default 120)
 CHAPTER_LINK = re.compile(r"\]\(\.\./\.\./book/([\w-]+)\.md\)")
 # A fenced example in a notebook may be abbreviated ("..." in a JSON file): highlighted, but
@@ -265,10 +265,7 @@ def copy_assets(outdir: Path, assignments: list[str]) -> None:
     for rel in RUNTIME:
         dest = target / "py" / rel
         dest.parent.mkdir(parents=True, exist_ok=True)
-        if rel.endswith("__init__.py"):
-            dest.write_text(RUNTIME_INIT, encoding="utf-8")
-        else:
-            shutil.copyfile(TOKREF / Path(rel).name, dest)
+        shutil.copyfile(TOKGRADE / Path(rel).name, dest)
     for assignment in assignments:
         dest = target / assignment
         dest.mkdir(parents=True, exist_ok=True)

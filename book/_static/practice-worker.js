@@ -3,7 +3,7 @@
 // practice.js is the only caller. Messages in and out:
 //   {type:"init", staticURL, assignment, files, runtime} -> {type:"ready", seconds} | {type:"fatal", message}
 //   {type:"run", id, code, name}       -> {type:"result", id, ok, execution_count, outputs, seconds}
-//   {type:"selfcheck", id, spec, visible} -> {type:"report", id, report}
+//   {type:"selfcheck", id, spec, visible} -> {type:"report", id, report}  (report.description: its words)
 //   any JS exception                   -> {type:"error", id, message}
 // Every request goes to the site's own _static/ folder; Pyodide loads no packages.
 "use strict";
@@ -13,7 +13,7 @@ const LIB = HOME + "/lib";
 
 let pyodide = null;
 const TIME_ALLOWANCE = 2;
-let kernel = null;  // PyProxy of tokref.selfcheck.Kernel
+let kernel = null;  // PyProxy of tokgrade.selfcheck.Kernel
 
 // Messages are handled one at a time, in order: init is asynchronous (it fetches), and
 // a run sent meanwhile must wait for the kernel rather than find none.
@@ -82,7 +82,7 @@ async function init(msg) {
       "import os, sys",
       "sys.path.insert(0, LIB)",
       "os.chdir(WORKDIR)",
-      "from tokref.selfcheck import Kernel",
+      "from tokgrade.selfcheck import Kernel",
       "kernel = Kernel()",
     ].join("\n"), { globals: ns });
     kernel = ns.get("kernel");

@@ -19,8 +19,6 @@
   const MAX_CELL_CHARS = 200000;
   const CODE_KINDS = new Set(["setup", "solution", "test", "code"]);
   const EDITABLE_KINDS = new Set(["solution", "answer"]);
-  const SELF_CHECK_NOTE = "This is a self-check on cases of its own; your instructor grades "
-    + "in a sandbox with other seeds.";
 
   const root = document.documentElement;
   const staticURL = new URL(`${root.dataset.content_root || "./"}_static/`, document.baseURI).href;
@@ -534,7 +532,7 @@
       if (cell.kind !== "test" || !cell.gradeId) return;
       const r = results[i];
       const err = (r.outputs || []).find((o) => o.output_type === "error");
-      const message = err ? err.evalue : r.stopped ? `Stopped after ${cellTimeout()} s` : r.error || "failed";
+      const message = err ? `${err.ename}: ${err.evalue}` : r.stopped ? `Stopped after ${cellTimeout()} s` : r.error || "failed";
       visible[cell.gradeId] = r.ok ? { ok: true, message: null } : { ok: false, message };
     });
     try {
@@ -548,7 +546,7 @@
       if (!page.checking) return;  // stopped meanwhile
       endCheck("done");
       showReport(report);
-      setStatus(`Self-check done: ${fmt(report.total)} of ${points(report.max_total)}.`,
+      setStatus(`Self-check done: ${report.description.score}.`,
         { href: "#tp-report", text: "Read the report" });
     } catch (e) {
       endCheck("failed");
@@ -560,10 +558,6 @@
     if (!page.checking) return;
     page.checking = false;
     page.lastCheck = { how, seconds: (performance.now() - page.checkStarted) / 1000 };
-  }
-
-  function points(n) {
-    return `${fmt(n)} point${n === 1 ? "" : "s"}`;
   }
 
   async function fetchText(relative) {
@@ -588,51 +582,30 @@
     return new Response(stream).text();
   }
 
-  function fmt(n) {
-    return Number.isInteger(n) ? String(n) : String(Math.round(n * 100) / 100);
-  }
-
-  // One cell of the report: passed, or the first failure (the visible test's first).
-  function reportVerdict(c) {
-    if (c.visible && c.visible.ok === false) return { ok: false, text: c.visible.message || "failed" };
-    if (c.breadth && c.breadth.ok === false) return { ok: false, text: c.breadth.message || "failed" };
-    const n = c.breadth && c.breadth.cases;
-    const cases = n ? ` (${n} case${n === 1 ? "" : "s"})` : "";
-    return { ok: true, text: `passed${cases}` };
-  }
-
+  // The report as tokgrade.selfcheck.describe_report words it (check.py prints the same
+  // strings): the page adds only icons and classes from the ok flags.
   function reportPart(part) {
-    const items = (part.cells || []).map((c) => {
-      const v = reportVerdict(c);
-      return el("li", { class: v.ok ? "tp-pass" : "tp-fail" }, [
-        el("span", { class: "tp-icon", "aria-hidden": "true", text: v.ok ? "✓" : "✗" }),
-        el("strong", { text: `${c.label || c.grade_id}: ` }),
-        v.ok ? v.text : el("span", { class: "tp-sr", text: "failed: " }),
-        v.ok ? null : el("span", { class: "tp-report-message", text: v.text }),
-        el("span", { class: "tp-report-points", text: ` (${fmt(c.points)} of ${points(c.max_points)})` }),
-      ]);
-    });
+    const items = part.cells.map((c) => el("li", { class: c.ok ? "tp-pass" : "tp-fail" }, [
+      el("span", { class: "tp-icon", "aria-hidden": "true", text: c.ok ? "✓" : "✗" }),
+      el("strong", { text: c.label }), " ", c.text,
+      ...(c.message === null ? [] : [" ", el("span", { class: "tp-report-message", text: c.message })]),
+    ]));
     return el("section", { class: "tp-report-part" }, [
-      el("h3", { text: `${part.title || part.part} — ${fmt(part.points)} of ${points(part.max_points)}` }),
+      el("h3", { text: `${part.heading}: ${part.points}` }),
       el("ul", {}, items),
     ]);
   }
 
   function showReport(report) {
     page.lastReport = report;  // the browser test compares it with check.py's
-    const panel = page.report;
-    const unscored = report.unscored || [];
-    // No null among the children: replaceChildren would write it out as the text "null".
-    panel.replaceChildren(...[
-      el("h2", { id: "tp-report-title", text: `Self-check: ${fmt(report.total)} of ${points(report.max_total)}` }),
-      el("p", { class: "tp-report-note", text: SELF_CHECK_NOTE }),
-      ...(report.parts || []).map(reportPart),
-      unscored.length ? el("p", { class: "tp-report-unscored",
-        text: "Not scored here (your instructor reads them): "
-          + unscored.map((u) => `${u.title || u.grade_id} (${points(u.points)})`).join("; ") }) : null,
-    ].filter(Boolean));
-    panel.hidden = false;
-    panel.focus();
+    const d = report.description;
+    page.report.replaceChildren(
+      el("h2", { id: "tp-report-title", text: d.title }),
+      ...d.parts.map(reportPart),
+      ...d.unscored.map((text) => el("p", { class: "tp-report-unscored", text })),
+      el("p", { class: "tp-report-note", text: d.total }));
+    page.report.hidden = false;
+    page.report.focus();
   }
 
   // ---------------------------------------------------------------- saving edits

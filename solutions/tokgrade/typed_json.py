@@ -2,7 +2,7 @@
 the sandbox wall.
 
 The hidden tests run the student's functions inside an OS sandbox and compare their
-results outside it (``tokref.grading``, ``autograder/``). Between the two, values travel
+results outside it (``tokgrade.grading``, ``autograder/``). Between the two, values travel
 as JSON, but JSON alone would blur what the tests check: a ``tuple`` would come back a
 ``list``, ``{(1, 2): 3}`` would not survive at all, and ``True`` could stand for ``1``.
 So every value is written with its exact type:

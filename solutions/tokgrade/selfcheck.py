@@ -8,7 +8,7 @@ reference's algorithms:
   calls :meth:`Kernel.run_cell_json` and :meth:`Kernel.self_check_json`);
 - ``exercises/<assignment>/check.py``, the script released beside each notebook for a
   student with plain Python (``autograder/selfcheck_spec.py`` writes it with this module,
-  :mod:`tokref.grading` and :mod:`tokref.typed_json` inside).
+  :mod:`tokgrade.grading` and :mod:`tokgrade.typed_json` inside).
 
 A :class:`Kernel` runs code cells the way a Jupyter kernel does: one namespace, the value
 of a last expression shown as ``execute_result``, printed text as ``stream`` outputs and
@@ -22,7 +22,7 @@ an exception as an ``error`` output with a traceback that points into the cell.
 The **spec** (``selfcheck.json.gz``, made at build time by ``autograder/selfcheck_spec.py``
 where ``tokref`` is whole) holds, for each hidden test, its cases and the reference's
 outcomes as data: never the reference's code. :meth:`Kernel.self_check` runs the
-reader's functions on those cases and compares with :func:`tokref.grading.check_outcomes`,
+reader's functions on those cases and compares with :func:`tokgrade.grading.check_outcomes`,
 so a result passes here exactly when it would pass the grader on the same cases (exact
 types, the same messages). A test cell earns its points when its visible tests passed
 and every hidden test of the cell passed, which is how nbgrader scores it.
@@ -43,7 +43,8 @@ from typing import Any
 from .grading import HiddenTest, check_outcomes, outcomes_from_json, outcomes_to_json, run_cases
 from .typed_json import from_json
 
-__all__ = ["Kernel", "SPEC_FORMAT", "SPEC_VERSION", "check_spec", "check_notebook", "format_report"]
+__all__ = ["Kernel", "SPEC_FORMAT", "SPEC_VERSION", "check_spec", "check_notebook", "describe_report",
+           "format_report"]
 
 SPEC_FORMAT = "tokref-selfcheck"
 SPEC_VERSION = 1
@@ -180,10 +181,12 @@ class Kernel:
         return _report(spec, visible, breadth)
 
     def self_check_json(self, spec_json: str, visible_json: str, time_allowance: float = 1.0) -> str:
-        """:meth:`self_check` on JSON text, returning JSON (what the browser's worker calls)."""
+        """:meth:`self_check` on JSON text, returning JSON (what the browser's worker calls):
+        the report, with its words and numbers under ``"description"`` (:func:`describe_report`,
+        which the page shows as it is)."""
         report = self.self_check(json.loads(spec_json), json.loads(visible_json),
                                  time_allowance=time_allowance)
-        return json.dumps(report)
+        return json.dumps({**report, "description": describe_report(report)})
 
     def _run_hidden(self, test: dict[str, Any], time_allowance: float) -> dict[str, Any]:
         """One hidden test on this kernel's function: ``{"name", "cases", "ok", "message"}``."""
@@ -341,8 +344,50 @@ def check_notebook(nb: dict[str, Any], spec: dict[str, Any], *, echo: Any = None
     return kernel.self_check(spec, visible), kernel
 
 
+def describe_report(report: dict[str, Any]) -> dict[str, Any]:
+    """The report's words and numbers, made here only: ``check.py`` prints them
+    (:func:`format_report`) and the practice page shows them as they are (it adds icons
+    and classes from the ``ok`` flags, no words or numbers of its own). Plain JSON.
+
+    >>> d = describe_report({"assignment": "a", "total": 1, "max_total": 2, "unscored": [],
+    ...     "parts": [{"title": "Part 1: x", "points": 1, "max_points": 2, "cells": [
+    ...         {"label": "basic", "points": 1, "max_points": 1, "visible": {"ok": True},
+    ...          "breadth": {"ok": True, "tests": 1, "cases": 1, "message": None}}]}]})
+    >>> d["title"], d["parts"][0]["points"], d["ok"]
+    ('Self-check of a: 1 of 2 points', '1 of 2 points', False)
+    >>> d["parts"][0]["cells"]
+    [{'label': 'basic', 'ok': True, 'text': 'passed (and 1 hidden-test case)', 'message': None}]
+    """
+    parts = []
+    for part in report["parts"]:
+        cells = []
+        for cell in part["cells"]:
+            breadth = cell["breadth"]
+            if not cell["visible"]["ok"]:
+                ok, message = False, cell["visible"].get("message") or "the visible tests failed"
+            elif breadth and not breadth["ok"]:
+                ok, message = False, breadth["message"]
+            else:
+                ok, message = True, None
+            n = breadth["cases"] if breadth else 0
+            passed = "passed" + (f" (and {n} hidden-test case{'s' * (n != 1)})" if breadth else "")
+            cells.append({"label": cell["label"], "ok": ok, "text": passed if ok else "FAILED",
+                          "message": message})
+        parts.append({"heading": part["title"], "points": _score(part["points"], part["max_points"]),
+                      "ok": part["points"] == part["max_points"], "cells": cells})
+    score = _score(report["total"], report["max_total"])
+    return {
+        "title": f"Self-check of {report['assignment']}: {score}", "score": score, "parts": parts,
+        "unscored": [f"{item['title']}: a written answer ({_points(item['points'])} "
+                     f"point{'s' * (item['points'] != 1)}), graded by a person"
+                     for item in report.get("unscored", [])],
+        "total": f"Total: {score} (a self-check on cases of its own; your instructor grades "
+                 "with other seeds)",
+        "ok": report["total"] == report["max_total"]}
+
+
 def format_report(report: dict[str, Any]) -> str:
-    """The report as plain text, a line per test cell and one per part.
+    """The report as plain text: :func:`describe_report`'s strings, a line each.
 
     >>> print(format_report({"assignment": "a", "total": 1, "max_total": 2, "unscored": [],
     ...     "parts": [{"title": "Part 1: x", "points": 1, "max_points": 2, "cells": [
@@ -350,29 +395,26 @@ def format_report(report: dict[str, Any]) -> str:
     ...          "breadth": None},
     ...         {"label": "breadth", "points": 0, "max_points": 1, "visible": {"ok": True},
     ...          "breadth": {"ok": False, "tests": 1, "cases": 3, "message": "f(1) [case 0]: ..."}}]}]}))
+    Self-check of a: 1 of 2 points
     Part 1: x: 1 of 2 points
       basic    passed
       breadth  FAILED  f(1) [case 0]: ...
     Total: 1 of 2 points (a self-check on cases of its own; your instructor grades with other seeds)
     """
-    lines = []
-    for part in report["parts"]:
-        lines.append(f"{part['title']}: {_points(part['points'])} of {_points(part['max_points'])} points")
+    d = describe_report(report)
+    lines = [d["title"]]
+    for part in d["parts"]:
+        lines.append(f"{part['heading']}: {part['points']}")
         for cell in part["cells"]:
-            if not cell["visible"]["ok"]:
-                status = f"FAILED  {cell['visible'].get('message') or 'the visible tests failed'}"
-            elif cell["breadth"] and not cell["breadth"]["ok"]:
-                status = f"FAILED  {cell['breadth']['message']}"
-            else:
-                extra = cell["breadth"]
-                n = extra["cases"] if extra else 0
-                status = "passed" + (f" (and {n} hidden-test case{'s' * (n != 1)})" if extra else "")
-            lines.append(f"  {cell['label']:<8} {status}")
-    for item in report.get("unscored", []):
-        lines.append(f"{item['title']}: a written answer ({_points(item['points'])} points), graded by a person")
-    lines.append(f"Total: {_points(report['total'])} of {_points(report['max_total'])} points "
-                 "(a self-check on cases of its own; your instructor grades with other seeds)")
+            lines.append(f"  {cell['label']:<8} {cell['text']}"
+                         + (f"  {cell['message']}" if cell["message"] is not None else ""))
+    lines += d["unscored"]
+    lines.append(d["total"])
     return "\n".join(lines)
+
+
+def _score(points: float, max_points: float) -> str:
+    return f"{_points(points)} of {_points(max_points)} point{'s' * (max_points != 1)}"
 
 
 def _points(x: float) -> str:

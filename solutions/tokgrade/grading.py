@@ -42,8 +42,8 @@ and what the decorator does depends on where the cell runs:
   and the first difference raises :class:`AssertionError`, as the grader would report it.
 
 Each mode compares through the same :func:`check_outcomes`, on values that went through
-the same exact-typed JSON (:mod:`tokref.typed_json`). Standard library only: the sandbox
-imports this module and :mod:`tokref.typed_json`, and nothing else of ``tokref``.
+the same exact-typed JSON (:mod:`tokgrade.typed_json`). Standard library only: the sandbox
+imports this module and :mod:`tokgrade.typed_json`, and nothing else of ``tokref``.
 """
 
 from __future__ import annotations
@@ -272,7 +272,7 @@ def collect_hidden_tests(code: str) -> list[HiddenTest]:
     """The hidden tests that ``code`` (a hidden-test section) declares, none of them run.
 
     >>> code = '''
-    ... from tokref.grading import hidden_test
+    ... from tokgrade.grading import hidden_test
     ... @hidden_test("double")
     ... def _():
     ...     return (lambda x: 2 * x), [((1,), {}), ((2,), {})]
