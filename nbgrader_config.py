@@ -32,7 +32,7 @@ c.ClearSolutions.code_stub = {
 # ---------------------------------------------------------------------------------------
 # Every submission runs in an OS sandbox (autograder/sandbox.py: bubblewrap): no network,
 # no view of this directory or of other students' work, a read-only Python with only
-# tokgrade.grading of the reference, and the limits below. The hidden tests' answers are
+# the grading runtime (tokgrade, none of the reference), and the limits below. The hidden tests' answers are
 # computed and compared outside it (autograder/hidden_tests.py). Without bubblewrap
 # grading refuses to start; `--SandboxedKernelManager.unsafe=True` (grade.py --unsafe)
 # grades without it, and the report says so.
@@ -155,8 +155,9 @@ def _course_package(name: str, folder: str, *, installed_first: bool = False):
 
 
 try:
-    # the hidden tests compute the reference's answers here
-    _course_package("tokref", os.path.join(_HERE, "solutions", "tokref"), installed_first=True)
+    # the hidden tests compute the reference's answers here, with the grading runtime
+    for _name in ("tokref", "tokgrade"):
+        _course_package(_name, os.path.join(_HERE, "solutions", _name), installed_first=True)
     _course_package("autograder", os.path.join(_HERE, "autograder"))
     from autograder import exchange_plugins, nbgrader_plugins  # noqa: E402
 
