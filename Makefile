@@ -33,7 +33,7 @@ setup: $(STAMP) $(KERNEL_STAMP)
 # bundles the editor and copies Pyodide into book/_web/dist (the book's static files).
 WEB := book/_web
 WEB_STAMP := $(WEB)/dist/.built
-$(WEB_STAMP): $(WEB)/package.json $(WEB)/package-lock.json $(WEB)/build.mjs $(wildcard $(WEB)/src/*.js)
+$(WEB_STAMP): $(WEB)/package.json $(WEB)/package-lock.json $(WEB)/build.mjs $(wildcard $(WEB)/src/*.js $(WEB)/src/*/*.js $(WEB)/src/*/*/*.js)
 	@command -v npm >/dev/null || { echo "The practice pages need Node.js and npm: apt-get install -y nodejs npm"; exit 1; }
 	cd $(WEB) && npm ci --no-audit --no-fund --loglevel=error
 	node $(WEB)/build.mjs
