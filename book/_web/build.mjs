@@ -2,6 +2,11 @@
 //   dist/practice/editor.js    the CodeMirror bundle (src/editor.js, IIFE, minified)
 //   dist/practice/practice.js  the practice page (src/practice/*.js, ES modules, entry
 //                              main.js; IIFE, minified, loaded deferred by the page)
+//   solutions/tokref/explorer/static/tokx.js  the explorers' static face (src/explorer/*.js,
+//                              ES modules, entry index.js; IIFE, minified), kept in git
+//                              and in the tokref package: tokref.explorer inlines it
+//                              into each explorer's HTML, with no npm at the reader's.
+//                              `node build.mjs --check` only says whether it is stale.
 //   dist/pyodide/            a stdlib-only Pyodide: the files loadPyodide() fetches, no packages
 //   dist/pyodide/MANIFEST.json  the version, and each copied file's size and SHA-256
 // Run `npm ci` here first, then `node book/_web/build.mjs` from anywhere.
@@ -108,6 +113,9 @@ const BUNDLES = {
     from: "book/_web/src/editor.js and the CodeMirror packages of book/_web/package-lock.json" },
   practice: { entry: "src/practice/main.js", out: join(dist, "practice", "practice.js"),
     from: "book/_web/src/practice/*.js (entry main.js)" },
+  explorer: { entry: "src/explorer/index.js",
+    out: join(here, "..", "..", "solutions", "tokref", "explorer", "static", "tokx.js"),
+    from: "book/_web/src/explorer/**/*.js (entry index.js)" },
 };
 
 let esbuildModule = null;
@@ -146,10 +154,21 @@ async function bundle(name) {
   return statSync(b.out).size;
 }
 
+// --check: is the committed explorer bundle what its sources make? (tests/test_explorer.py)
+if (process.argv.includes("--check")) {
+  const b = BUNDLES.explorer;
+  const stale = !existsSync(b.out) || readFileSync(b.out, "utf8") !== await bundleText(b);
+  if (stale) fail(`${b.out} is not what book/_web/src/explorer makes: run \`make web\` and commit it`);
+  console.log(`${b.out} is up to date`);
+  process.exit(0);
+}
+
 const version = checkPyodideVersion();  // first: a stale install writes nothing
 const editorBytes = await bundle("editor");
 const practiceBytes = await bundle("practice");
+const explorerBytes = await bundle("explorer");
 const pyodideBytes = copyPyodide(version);
 const mb = (n) => (n / 1e6).toFixed(1);
 console.log(`built ${dist}: ${editorBytes + practiceBytes + pyodideBytes} bytes `
-  + `(editor ${editorBytes}, practice ${practiceBytes}, pyodide ${mb(pyodideBytes)} MB)`);
+  + `(editor ${editorBytes}, practice ${practiceBytes}, pyodide ${mb(pyodideBytes)} MB); `
+  + `explorers ${explorerBytes} bytes in ${BUNDLES.explorer.out}`);
