@@ -30,10 +30,12 @@ setup: $(STAMP) $(KERNEL_STAMP)
 
 # The practice pages' npm packages (Pyodide, CodeMirror, esbuild): `npm ci` installs exactly
 # book/_web/package-lock.json, checking every tarball against its integrity hash; build.mjs
-# bundles the editor and copies Pyodide into book/_web/dist (the book's static files).
+# bundles the book's JavaScript (book/_web/src: the editor and the practice page into
+# book/_web/dist, the book's static files; the explorers into tokref's static/tokx.js)
+# and copies Pyodide into book/_web/dist.
 WEB := book/_web
 WEB_STAMP := $(WEB)/dist/.built
-$(WEB_STAMP): $(WEB)/package.json $(WEB)/package-lock.json $(WEB)/build.mjs $(wildcard $(WEB)/src/*.js)
+$(WEB_STAMP): $(WEB)/package.json $(WEB)/package-lock.json $(WEB)/build.mjs $(wildcard $(WEB)/src/*.js $(WEB)/src/*/*.js $(WEB)/src/*/*/*.js)
 	@command -v npm >/dev/null || { echo "The practice pages need Node.js and npm: apt-get install -y nodejs npm"; exit 1; }
 	cd $(WEB) && npm ci --no-audit --no-fund --loglevel=error
 	node $(WEB)/build.mjs
@@ -46,14 +48,15 @@ web: $(WEB_STAMP)
 # jupyter-cache (it keys on the cells' source) sees a change to tokref: when anything in
 # tokref changed since the last build, drop the cache and rebuild every page (--all).
 # Sphinx's incremental build also skips copying static files when no page changed: a
-# change to the book's CSS or extension (book/_static, book/_ext) rebuilds every page too.
+# change to the book's CSS, extension or scripts (book/_static, book/_ext, the bundles
+# of book/_web/dist/practice) rebuilds every page too.
 STAMP_HTML := _build/.tokref-stamp
 html: setup web
 	@mkdir -p _build; all=""; \
 	if [ ! -f $(STAMP_HTML) ] || [ -n "$$(find solutions/tokref -newer $(STAMP_HTML) -type f -not -path '*/__pycache__/*' -print -quit)" ]; then \
 		echo "tokref changed since the last build (or first build): executing every chapter"; \
 		rm -rf _build/.jupyter_cache; all="--all"; \
-	elif [ -n "$$(find book/_static book/_ext _config.yml _toc.yml -newer $(STAMP_HTML) -type f -not -path '*/__pycache__/*' -print -quit)" ]; then \
+	elif [ -n "$$(find book/_static book/_ext $(WEB)/dist/practice _config.yml _toc.yml -newer $(STAMP_HTML) -type f -not -path '*/__pycache__/*' -print -quit)" ]; then \
 		echo "the book's configuration, CSS or extension changed: rebuilding every page"; all="--all"; fi; \
 	touch $(STAMP_HTML).new; \
 	$(BIN)/jupyter-book build . --warningiserror --keep-going $$all && mv $(STAMP_HTML).new $(STAMP_HTML)

@@ -8,7 +8,7 @@ MyST page made from the **released** notebook ``exercises/<a>/<a>.ipynb`` — ne
 - markdown cells become the page's prose, rendered as the book renders markdown (links
   to chapters, ``../../book/04_bpe.md``, become links to the chapter pages);
 - code cells become ``<div class="tp-cell">`` blocks holding the code highlighted by
-  Pygments (readable with no JavaScript); ``book/_static/practice.js`` turns solution
+  Pygments (readable with no JavaScript); ``practice/practice.js`` turns solution
   cells into editors and adds Run buttons and outputs; written-answer cells hold their
   markdown;
 - a ``<script type="application/json" id="tp-data">`` carries the cells and where the
@@ -19,8 +19,9 @@ the released notebook (the template of *Download notebook*), its ``selfcheck.jso
 and data files, and the Python the worker runs: the grading runtime ``tokgrade``
 (``solutions/tokgrade/*.py``, copied unchanged; standard library only, nothing of the
 reference ``tokref``).
-``book/_web/dist`` (Pyodide and the CodeMirror bundle, made by ``make web`` from the
-npm registry) is added to the static files; the build fails if it is missing.
+``book/_web/dist`` (Pyodide, the CodeMirror bundle and ``practice/practice.js``, bundled
+by esbuild from ``book/_web/src``; made by ``make web`` with packages from the npm
+registry) is added to the static files; the build fails if it is missing.
 """
 
 from __future__ import annotations
@@ -250,11 +251,15 @@ def _page_assets(app: Sphinx, pagename: str, templatename: str, context: dict, d
     app.add_css_file("practice.css")
     # Deferred: the page reads first; the editors appear once the bundle has run.
     app.add_js_file("practice/editor.js", loading_method="defer")
-    app.add_js_file("practice.js", loading_method="defer")
+    app.add_js_file("practice/practice.js", loading_method="defer")
 
 
 def _add_static(app: Sphinx) -> None:
     pyodide_summary()  # fails the build, saying what to run, when Pyodide is missing
+    for bundle in ("editor.js", "practice.js"):
+        if not (WEB_DIST / "practice" / bundle).exists():
+            raise ExtensionError(f"{WEB_DIST / 'practice' / bundle} is missing: `make web` bundles it "
+                                 "from book/_web/src (Node.js and npm needed)")
     if str(WEB_DIST) not in app.config.html_static_path:
         app.config.html_static_path.append(str(WEB_DIST))
 

@@ -92,8 +92,9 @@ totals), :mod:`~tokref.explorer.render` (the HTML and SVG the Python side draws)
 :mod:`~tokref.explorer.twins` (the JavaScript twins' data and the views they compute),
 and one module per explorer (:mod:`~tokref.explorer.merge`,
 :mod:`~tokref.explorer.compare`, :mod:`~tokref.explorer.tradeoff`). The JavaScript is
-in ``static/``, one file per engine or view, joined in the order of
-:data:`tokref.explorer.faces.JS_FILES` into the page's one script.
+``static/tokx.js``, generated and committed: esbuild bundles it (``make web``,
+``book/_web/build.mjs``) from the ES modules of ``book/_web/src/explorer``, one per
+engine or view.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The two faces of an explorer: the switch between a live widget and static HTML
 (:func:`set_mode`), the base class every explorer shares, and the static assets (the
-CSS, and the JavaScript files of ``static/`` joined into the page's one script)."""
+CSS, and the page's one script, ``static/tokx.js``, bundled from book/_web/src/explorer)."""
 
 from __future__ import annotations
 
@@ -92,43 +92,20 @@ class Explorer:
 # Static assets and the HTML fragment
 # ---------------------------------------------------------------------------
 
-# The JavaScript of the static face, one file per part, in the order the page runs
-# them. They are joined into one function (see script()): core.js declares the shared
-# helpers and the namespace ``tokx`` at its top; every other file is a closure that
-# adds its part to ``tokx``; mount.js publishes ``window.TokX``.
-JS_FILES: tuple[str, ...] = (
-    "core.js",          # the namespace, formatting, escaping, DOM helpers
-    "regex.js",         # compiled pre-tokenization regexes, Python's finditer
-    "unicode.js",       # the Unicode tables inlined from Python
-    "engines/char.js",  # the tokenizers' twins, one file each
-    "engines/word.js",
-    "engines/bpe.js",
-    "engines/bytelevel.js",
-    "engines/wordpiece.js",
-    "engines/unigram.js",
-    "view.js",          # the markup of tokens (tokref.explorer.render's twin)
-    "chart.js",         # the SVG line chart
-    "merge.js",         # the three explorers
-    "compare.js",
-    "tradeoff.js",
-    "mount.js",         # TokX.mount, window.TokX
-)
-
-
 @lru_cache(maxsize=None)
 def asset(name: str) -> str:
-    """The text of ``static/<name>`` (e.g. ``"tokx.css"``, ``"engines/bpe.js"``)."""
+    """The text of ``static/<name>`` (e.g. ``"tokx.css"``, ``"tokx.js"``)."""
     path = resources.files(__package__).joinpath("static", *name.split("/"))
     return path.read_text(encoding="utf-8")
 
 
-@lru_cache(maxsize=1)
 def script() -> str:
-    """The explorers' JavaScript: the files of :data:`JS_FILES` in order, in one
-    function that runs once per page (an earlier explorer's copy leaves it at once)."""
-    parts = [f"// ---- {name}\n{asset(name)}" for name in JS_FILES]
-    return ('(function () {\n"use strict";\nif (window.TokX) return;\n'
-            + "\n".join(parts) + "})();\n")
+    """The explorers' JavaScript: ``static/tokx.js``, one script that publishes
+    ``window.TokX`` once per page (an earlier explorer's copy stays). It is generated:
+    ``book/_web/build.mjs`` bundles it with esbuild from the ES modules of
+    ``book/_web/src/explorer`` (``make web``), and it is committed, so the package
+    needs no npm."""
+    return asset("tokx.js")
 
 
 _counter = itertools.count()

@@ -1,4 +1,5 @@
 // tokref.word.WordTokenizer's twin: WORD_PATTERN matches, looked up (lowercased if asked).
+import { tokx, pieceIndex } from "../core.js";
 (function () {
   const { compileRegex, findall } = tokx;
   tokx.ENCODERS.word = function (spec, text, classes) {

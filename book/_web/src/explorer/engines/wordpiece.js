@@ -2,6 +2,7 @@
 // encode_with_offsets): special tokens written in the text, BertNormalizer,
 // BertPreTokenizer, greedy longest match. Every Unicode table comes from Python
 // (spec.tables), none from the browser. Offsets and their quirks follow tokref line by line.
+import { tokx, pieceIndex } from "../core.js";
 (function () {
   const { findall, inRanges, mapTable, cccTable } = tokx;
 

@@ -1,5 +1,6 @@
 // Unicode data inlined from Python (tokref.explorer.twins), never the browser's own.
 // Ranges are flat lists [a0, b0, a1, b1, ...] of code points, sorted.
+import { tokx } from "./core.js";
 (function () {
   function inRanges(r, cp) {
     let lo = 0, hi = (r.length >> 1) - 1;

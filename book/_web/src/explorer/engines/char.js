@@ -1,4 +1,5 @@
 // tokref.char.CharTokenizer's twin: one token per code point.
+import { tokx, pieceIndex } from "../core.js";
 (function () {
   tokx.ENCODERS.char = function (spec, text) {
     const idx = pieceIndex(spec);

@@ -4,6 +4,7 @@
 //
 // view = {mode: "chars" | "bytes" | "pieces", toks: [[id, start, end, flags], ...]}
 // flags: 1 = made by the merge just taken, 2 = the unknown token.
+import { tokx, h, hue, hex2, esc, visHTML } from "./core.js";
 (function () {
   const NEW = 1, UNK = 2;
   const title = (id, label) => esc("id " + id + " · " + JSON.stringify(label));

@@ -1,4 +1,5 @@
 // The merge explorer (tokref.explorer.merge): a slider over the merges of a run.
+import { tokx, h, headBar, announcer, fmt, fmtd, pyFixed, esc, visibleText } from "./core.js";
 (function () {
   const { chart, logTicks, niceTicks, viewHTML, pillHTML } = tokx;
 

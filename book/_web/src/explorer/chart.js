@@ -1,5 +1,6 @@
 // A small SVG line chart: series of [x, y] points, optional log x axis, reference
 // points, and a marker moved by svg.mark(x, ys) without redrawing.
+import { tokx, h } from "./core.js";
 (function () {
   function chart(opts) {
     const W = opts.width || 340, H = opts.height || 190, L = 46, R = 12, T = 14, B = 34;

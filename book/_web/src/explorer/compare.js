@@ -1,4 +1,5 @@
 // The comparison explorer (tokref.explorer.compare): one text, several tokenizers.
+import { tokx, h, headBar, announcer, fmt, pyFixed, esc, visibleText, encode } from "./core.js";
 (function () {
   const { viewHTML, bytesLabel } = tokx;
 

@@ -1,5 +1,9 @@
-// Mounting, and the namespace's public face: window.TokX.
-(function () {
+// Mounting, and the namespace's public face: publish() sets window.TokX (index.js calls
+// it once per page: a page with several explorers runs the bundle once per explorer,
+// and the first TokX stays).
+import { tokx, h, visHTML, encode } from "./core.js";
+
+export function publish() {
   const MOUNTS = { merge: tokx.mountMerge, compare: tokx.mountCompare, tradeoff: tokx.mountTradeoff };
   function mount(id) {
     const root = typeof id === "string" ? document.getElementById(id) : id;
@@ -22,4 +26,4 @@
     html: { vis: visHTML, pill: tokx.pillHTML, view: tokx.viewHTML, card: tokx.cardHTML,
             mergeInfo: tokx.mergeInfo, mergeStats: tokx.mergeStats, pairRows: tokx.pairRows },
   };
-})();
+}

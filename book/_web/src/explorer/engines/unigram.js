@@ -1,6 +1,7 @@
 // tokref.unigram.UnigramTokenizer's twin: normalization, dummy prefix, units cut
 // before each space, Viterbi with tokref's tie rule (float64 sums in the same order),
 // byte fallback or a fused <unk>. Spans as tokref.explorer.twins.unigram_view.
+import { tokx } from "../core.js";
 (function () {
   const { inRanges, utf8 } = tokx;
 

@@ -1,4 +1,5 @@
 // The trade-off explorer (tokref.explorer.tradeoff): a slider over vocabulary sizes.
+import { tokx, h, headBar, announcer, fmt, fmtd, fmtBig, fmtRel } from "./core.js";
 (function () {
   const { chart, logTicks, niceTicks, viewHTML } = tokx;
 

@@ -1,5 +1,6 @@
 // tokref.bpe.BPETokenizer's twin: whitespace-separated words, characters + </w>,
 // merges applied in rank order (tokref.bpe.apply_merges).
+import { tokx, pieceIndex } from "../core.js";
 (function () {
   const { compileRegex, findall } = tokx;
   function ranks(spec) {

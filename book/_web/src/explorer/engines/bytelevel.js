@@ -1,6 +1,7 @@
 // tokref.bytelevel.ByteLevelBPETokenizer's twin: regex pieces, then tiktoken's rule on
 // the UTF-8 bytes of each (tokref.bytelevel.bpe_encode_piece). Bytes are kept as
 // "binary strings" (one char per byte) so that they can be Map keys.
+import { tokx, hex2 } from "../core.js";
 (function () {
   const { compileRegex, findall } = tokx;
   function tables(spec) {

@@ -1,4 +1,5 @@
 // Pre-tokenization regexes translated by tokref.explorer.jsregex.js_regex.
+import { tokx } from "./core.js";
 (function () {
   const reCache = new Map();
   // spec = {source, classes?}: the source names each character class {{name}}; the
