@@ -121,8 +121,11 @@ def notebook_summary(nb: dict[str, Any]) -> dict[str, Any]:
         stem, _, kind = meta.get("grade_id", "").rpartition("-")
         if kind in KINDS and "-" in stem:
             parts.add(stem.split("-", 1)[1])
-    return {"title": heading.group(1) if heading else None, "parts": len(parts), "points": points,
-            "written_points": written}
+    def number(x: float) -> float:
+        return int(x) if x == int(x) else x
+
+    return {"title": heading.group(1) if heading else None, "parts": len(parts), "points": number(points),
+            "written_points": number(written)}
 
 
 def _line(entry: Any, index: int) -> Assignment:

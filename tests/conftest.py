@@ -1,5 +1,6 @@
-"""Shared fixtures: the repository root and a throw-away copy of the nbgrader course; and
-the skip of a test whose real library (the one it compares tokref with) is not installed."""
+"""Shared fixtures: the repository root, the course's assignments (``source/assignments.json``)
+and a throw-away copy of the nbgrader course; and the skip of a test whose real library (the
+one it compares tokref with) is not installed."""
 
 from __future__ import annotations
 
@@ -13,6 +14,25 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 COURSE_FILES = ["nbgrader_config.py", "source", "autograder"]
+
+
+def _load_registry():
+    """``autograder/assignments.py``, imported as ``assignments`` (as the scripts of
+    autograder/ import it)."""
+    if "assignments" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("assignments", ROOT / "autograder" / "assignments.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["assignments"] = module
+        spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return sys.modules["assignments"]
+
+
+registry = _load_registry()
+# The course's assignments, in the registry's order (checked against source/ on loading),
+# and by id: every test's list of assignments is this one, so a new assignment is covered.
+REGISTRY = registry.load(ROOT)
+BY_ID = {a.id: a for a in REGISTRY}
+ASSIGNMENTS = tuple(sorted(BY_ID))
 
 
 def copy_course(dest: Path) -> Path:
