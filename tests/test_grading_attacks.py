@@ -43,7 +43,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ASSIGNMENTS, BY_ID, ROOT, copy_course
-from test_grading_e2e import run, solutions, submission, write_nb
+from grading_helpers import run, solutions, submission, write_nb
 from test_sandbox import Listener, processes_with
 
 pytestmark = pytest.mark.slow

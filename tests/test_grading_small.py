@@ -34,7 +34,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, copy_course
-from test_grading_e2e import run, solutions, submission, write_nb
+from grading_helpers import run, solutions, submission, write_nb
 
 sys.path.insert(0, str(ROOT / "autograder"))
 import events as ev  # noqa: E402

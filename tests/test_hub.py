@@ -82,7 +82,7 @@ pytestmark = [
 ]
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_grading_e2e import solutions, submission  # noqa: E402
+from grading_helpers import solutions, submission  # noqa: E402
 from test_grading_robust import POLLER  # noqa: E402
 from test_inert_content import N_PAYLOADS, js as inert_js  # noqa: E402
 

@@ -38,7 +38,7 @@ import pytest
 from conftest import ROOT, copy_course
 from test_browser import (CHROMEDRIVER, CHROMIUM, ENABLE, HAVE_SELENIUM, SHOTS, chromium,  # noqa: F401
                           html_dir, requested_urls, server)
-from test_grading_e2e import solutions, write_nb
+from grading_helpers import solutions, write_nb
 from test_practice import run_check
 from test_wrong_solutions import ASSIGNMENTS, AUTOGRADED, student_notebook, wrong_solutions
 
