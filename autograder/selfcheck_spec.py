@@ -49,6 +49,8 @@ from tokref import grading, selfcheck, typed_json  # noqa: E402
 from tokref.grading import collect_hidden_tests, outcomes_to_json, run_cases  # noqa: E402
 from tokref.typed_json import to_json  # noqa: E402
 
+import assignments  # noqa: E402  (autograder/assignments.py, the list of assignments)
+
 SALT = "self-check"
 SPEC_FILE = "selfcheck.json.gz"
 HIDDEN_RE = re.compile(r"### BEGIN HIDDEN TESTS\n(.*?)### END HIDDEN TESTS", re.S)
@@ -211,9 +213,9 @@ def write(assignment: str, root: Path = ROOT) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("assignments", nargs="*", help="default: every assignment of source/")
+    parser.add_argument("assignments", nargs="*", help="default: every assignment of source/assignments.json")
     args = parser.parse_args(argv)
-    names = args.assignments or sorted(p.parent.name for p in (ROOT / "source").glob("*/*.ipynb"))
+    names = args.assignments or assignments.ids(ROOT)  # source/assignments.json
     for name in names:
         write(name)
         print(f"source/{name}/{SPEC_FILE} and check.py written")
