@@ -43,6 +43,8 @@ $(WEB_STAMP): $(WEB)/package.json $(WEB)/package-lock.json $(WEB)/build.mjs $(wi
 
 web: $(WEB_STAMP)
 
+# assignments.py --sync: _toc.yml's practice pages and their stubs book/practice/<a>.md
+# from source/assignments.json, the list of assignments (written only when they change).
 # -W: a warning (a cell error is one) fails the build; execution itself raises on errors.
 # The chapters import tokref, but neither Sphinx (it re-reads changed pages only) nor
 # jupyter-cache (it keys on the cells' source) sees a change to tokref: when anything in
@@ -52,6 +54,7 @@ web: $(WEB_STAMP)
 # of book/_web/dist/practice) rebuilds every page too.
 STAMP_HTML := _build/.tokref-stamp
 html: setup web
+	$(BIN)/python autograder/assignments.py --sync
 	@mkdir -p _build; all=""; \
 	if [ ! -f $(STAMP_HTML) ] || [ -n "$$(find solutions/tokref -newer $(STAMP_HTML) -type f -not -path '*/__pycache__/*' -print -quit)" ]; then \
 		echo "tokref changed since the last build (or first build): executing every chapter"; \

@@ -1,6 +1,6 @@
 """Regenerate exercises/, the student notebooks, from source/ (``make exercises``).
 
-    python autograder/release.py             # every assignment of source/
+    python autograder/release.py             # every assignment of source/assignments.json
     python autograder/release.py chars ...   # only these
 
 For each assignment this runs nbgrader's own ``nbgrader generate_assignment <name> --force``
@@ -46,14 +46,19 @@ if not __package__:  # `python autograder/release.py`: run as the module autogra
     _spec.loader.exec_module(sys.modules["autograder"])
     __package__ = "autograder"
 
+from . import assignments as registry
 from . import selfcheck_spec
 from .runner import ROOT, run_nbgrader
 
 
 def source_assignments(root: Path = ROOT) -> list[str]:
-    """Names of the assignments: the folders of source/ that hold a notebook."""
-    return sorted(p.name for p in (root / "source").iterdir()
-                  if p.is_dir() and any(p.glob("*.ipynb")))
+    """Names of the assignments, sorted: the lines of ``source/assignments.json``, which
+    ``assignments.load`` checks are exactly the folders of source/ that hold a notebook
+    (it stops, saying what to add, when they are not)."""
+    try:
+        return sorted(registry.ids(root))
+    except registry.RegistryError as err:
+        raise SystemExit(f"release.py: {err}") from None
 
 
 def normalise(folder: Path) -> None:
@@ -113,9 +118,11 @@ def keep_unchanged(folder: Path, previous: Path) -> list[str]:
 def release(assignments: list[str], root: Path = ROOT) -> None:
     out = root / "exercises"
     out.mkdir(exist_ok=True)
+    listed = source_assignments(root)
     for name in assignments:
-        if not (root / "source" / name).is_dir():
-            raise SystemExit(f"no assignment {name!r}: source/{name}/ does not exist")
+        if name not in listed:
+            raise SystemExit(f"no assignment {name!r} in source/assignments.json (there are: "
+                             f"{', '.join(listed)}): add its line and its folder source/{name}/")
         selfcheck_spec.write(name, root)  # check.py and selfcheck.json.gz, which nbgrader copies
         with tempfile.TemporaryDirectory(dir=out) as keep:
             previous = Path(keep) / name
@@ -133,7 +140,7 @@ def release(assignments: list[str], root: Path = ROOT) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("assignments", nargs="*", help="default: every assignment of source/")
+    parser.add_argument("assignments", nargs="*", help="default: every assignment of source/assignments.json")
     args = parser.parse_args(argv)
     everything = source_assignments()
     release(args.assignments or everything)

@@ -45,13 +45,21 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "solutions"))
+import tokgrade
+from tokgrade import selfcheck
+from tokgrade.grading import collect_hidden_tests, outcomes_to_json, run_cases
+from tokgrade.typed_json import to_json
 
-import tokgrade  # noqa: E402
-from tokgrade import selfcheck  # noqa: E402
-from tokgrade.grading import collect_hidden_tests, outcomes_to_json, run_cases  # noqa: E402
-from tokgrade.typed_json import to_json  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
+
+if not __package__:  # `python autograder/selfcheck_spec.py`: run as the module autograder.selfcheck_spec (PEP 366)
+    import importlib.util
+    _spec = importlib.util.spec_from_file_location("autograder", Path(__file__).resolve().with_name("__init__.py"))
+    sys.modules["autograder"] = importlib.util.module_from_spec(_spec)
+    _spec.loader.exec_module(sys.modules["autograder"])
+    __package__ = "autograder"
+
+from . import assignments  # noqa: E402  (autograder/assignments.py, the list of assignments)
 
 SALT = "self-check"
 SPEC_FILE = "selfcheck.json.gz"
@@ -229,9 +237,9 @@ def write(assignment: str, root: Path = ROOT) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("assignments", nargs="*", help="default: every assignment of source/")
+    parser.add_argument("assignments", nargs="*", help="default: every assignment of source/assignments.json")
     args = parser.parse_args(argv)
-    names = args.assignments or sorted(p.parent.name for p in (ROOT / "source").glob("*/*.ipynb"))
+    names = args.assignments or assignments.ids(ROOT)  # source/assignments.json
     for name in names:
         write(name)
         print(f"source/{name}/{SPEC_FILE}, {CHECK_FILE} and {RUNTIME_ZIP} written")

@@ -1,5 +1,6 @@
-"""Shared fixtures: the repository root and a throw-away copy of the nbgrader course; and
-the skip of a test whose real library (the one it compares tokref with) is not installed."""
+"""Shared fixtures: the repository root, the course's assignments (``source/assignments.json``)
+and a throw-away copy of the nbgrader course; and the skip of a test whose real library (the
+one it compares tokref with) is not installed."""
 
 from __future__ import annotations
 
@@ -11,8 +12,17 @@ from pathlib import Path
 
 import pytest
 
+from autograder import assignments as registry  # the course root is on the path (pytest.ini)
+
 ROOT = Path(__file__).resolve().parent.parent
 COURSE_FILES = ["nbgrader_config.py", "source", "autograder"]
+
+
+# The course's assignments, in the registry's order (checked against source/ on loading),
+# and by id: every test's list of assignments is this one, so a new assignment is covered.
+REGISTRY = registry.load(ROOT)
+BY_ID = {a.id: a for a in REGISTRY}
+ASSIGNMENTS = tuple(sorted(BY_ID))
 
 
 def copy_course(dest: Path) -> Path:

@@ -17,6 +17,8 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
+from conftest import REGISTRY
+
 ROOT = Path(__file__).resolve().parents[1]
 HTML = ROOT / "_build" / "html"
 
@@ -35,21 +37,13 @@ CHAPTERS = [
     "book/12_beyond_the_vocabulary",
 ]
 PAGES = ["book/index", *CHAPTERS, "book/glossary", "book/references"]
-# Chapter -> the exercise notebooks it offers for download.
-DOWNLOADS = {
-    "book/01_why_tokenize": ["chars.ipynb", "words.ipynb"],
-    "book/02_characters": ["chars.ipynb"],
-    "book/03_words": ["words.ipynb"],
-    "book/04_bpe": ["bpe.ipynb"],
-    "book/10_performance": ["speed.ipynb"],  # Assignment 12
-    "book/05_byte_level_bpe": ["bytelevel.ipynb", "capstone.ipynb"],
-    "book/06_wordpiece": ["wordpiece.ipynb"],
-    "book/07_unigram": ["unigram.ipynb"],
-    "book/08_in_practice": ["practice.ipynb", "batches.ipynb"],
-    "book/09_languages_code": ["languages.ipynb"],
-    "book/12_beyond_the_vocabulary": ["superword.ipynb"],
-    "book/11_which_is_better": ["quality.ipynb"],
-}
+# Chapter -> the assignments whose notebook it offers for download and whose practice page
+# it links: each assignment's chapter (source/assignments.json), and chapter 1, which
+# points to the first two.
+ALSO_LINKED = {"book/01_why_tokenize": ["chars", "words"]}
+DOWNLOADS: dict[str, list[str]] = {name: list(ids) for name, ids in ALSO_LINKED.items()}
+for _a in REGISTRY:
+    DOWNLOADS.setdefault(_a.chapter, []).append(_a.id)
 # Every key of book/references.bib is cited somewhere, so each must be listed.
 BIB = ROOT / "book" / "references.bib"
 
@@ -177,13 +171,17 @@ def test_bibliography_rendered(html_dir: Path) -> None:
 def test_exercise_downloads_resolve(html_dir: Path, name: str) -> None:
     page = html_dir / f"{name}.html"
     links = [u for u in _parse(page).links if "_downloads/" in u]
-    for notebook in DOWNLOADS[name]:
+    for assignment in DOWNLOADS[name]:
+        notebook = f"{assignment}.ipynb"
         matching = [u for u in links if u.endswith("/" + notebook)]
         assert matching, f"{name}: no download link to {notebook}"
         for url in matching:
             target = _local(page, url)
             assert target.is_file(), f"{name}: {url} does not resolve"
             assert target.stat().st_size > 0
+        practice = [u for u in _parse(page).links if urlsplit(u).path.endswith(f"practice/{assignment}.html")]
+        assert practice, f"{name}: no link to the practice page of {assignment}"
+        assert all(_local(page, u).is_file() for u in practice), (name, practice)
 
 
 # ---------------------------------------------------------------------------

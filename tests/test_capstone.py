@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, copy_course
-from test_grading_e2e import run, solutions, submission, write_nb
+from grading_helpers import run, solutions, submission, write_nb
 
 SOURCE = ROOT / "source" / "capstone"
 CORPUS = {

@@ -32,7 +32,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, copy_course
-from test_grading_e2e import solutions, submission
+from grading_helpers import solutions, submission
 
 pytestmark = pytest.mark.slow
 

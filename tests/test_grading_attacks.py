@@ -42,23 +42,21 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, copy_course
-from test_grading_e2e import run, solutions, submission, write_nb
+from conftest import ASSIGNMENTS, BY_ID, ROOT, copy_course
+from grading_helpers import run, solutions, submission, write_nb
 from test_sandbox import Listener, processes_with
 
 pytestmark = pytest.mark.slow
 
-# Every assignment of source/ (as autograder/release.py finds them).
-ASSIGNMENTS = tuple(sorted({p.parent.name for p in (ROOT / "source").glob("*/*.ipynb")}))
 ASSIGNMENT_ATTACKS = ("delegate", "source", "copy")  # they look for the assignment's own answers
 # Which attacks each attacked assignment gets (the module's docstring says why these).
 TARGETS = {"chars": None, "bpe": ASSIGNMENT_ATTACKS, "superword": ASSIGNMENT_ATTACKS}
 # Every module of the reference: what "delegate" tries to import (a new module is tried too).
 TOKREF_MODULES = sorted({"tokref"} | {f"tokref.{m.name}" for m in
                                       pkgutil.iter_modules([str(ROOT / "solutions" / "tokref")])})
-# Full marks of an honest submission: 10, or the capstone's 14 autograded points (its
-# written answers, left blank here, are worth 0 until a person grades them).
-FULL = {"capstone": 14.0}
+# Full marks of an honest submission: its autograded points (source/assignments.json; the
+# capstone's written answers, left blank here, are worth 0 until a person grades them).
+FULL = {a: float(BY_ID[a].points) for a in ASSIGNMENTS}
 MARKER = "grading-attack-survivor-5521"
 
 ATTACKS = {
@@ -270,7 +268,7 @@ def test_every_attack_scores_zero_and_honest_work_keeps_its_score(attacked):
     wrong = {}
     for a in TARGETS:
         for student in ["full", "stub", *attacks_on(a)]:
-            expected = FULL.get(a, 10.0) if student == "full" else 0.0
+            expected = FULL[a] if student == "full" else 0.0
             got = grades[(a, student)]
             if got != expected or float(report[(a, student)]["score"]) != expected:
                 wrong[(a, student)] = (got, report[(a, student)]["details"])

@@ -11,7 +11,8 @@ import sys
 import pytest
 
 from conftest import ROOT, copy_course
-from test_grading_e2e import CHARS_WRONG_ENCODE, run, solutions, submission, write_nb
+from e2e_cases import CHARS_WRONG_ENCODE
+from grading_helpers import run, solutions, submission, write_nb
 
 from autograder.sandbox import INSTALL_HINT, SandboxUnavailable, check_bwrap  # noqa: E402
 

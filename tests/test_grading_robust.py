@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from conftest import copy_course
-from test_grading_e2e import run, solutions, submission, write_nb
+from grading_helpers import run, solutions, submission, write_nb
 
 pytestmark = pytest.mark.slow
 

@@ -34,7 +34,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, copy_course
-from test_grading_e2e import run, solutions, submission, write_nb
+from grading_helpers import run, solutions, submission, write_nb
 
 from autograder import events as ev  # noqa: E402
 from autograder import report  # noqa: E402

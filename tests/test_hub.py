@@ -81,7 +81,7 @@ pytestmark = [
     pytest.mark.skipif(shutil.which("useradd") is None, reason="needs useradd to create the hub's users"),
 ]
 
-from test_grading_e2e import solutions, submission  # noqa: E402
+from grading_helpers import solutions, submission  # noqa: E402
 from test_grading_robust import POLLER  # noqa: E402
 from test_inert_content import N_PAYLOADS, js as inert_js  # noqa: E402
 

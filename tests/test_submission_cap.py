@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, copy_course
-from test_grading_e2e import solutions, submission
+from grading_helpers import solutions, submission
 
 from autograder import cgroups  # noqa: E402
 from autograder import events  # noqa: E402

@@ -28,15 +28,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, copy_course
-from test_grading_e2e import run, solutions, submission, write_nb
+from conftest import ASSIGNMENTS, BY_ID, ROOT, copy_course
+from grading_helpers import run, solutions, submission, write_nb
 
 pytestmark = pytest.mark.slow
 
-# Every assignment of source/ (as autograder/release.py finds them): a new one is covered too.
-ASSIGNMENTS = tuple(sorted({p.parent.name for p in (ROOT / "source").glob("*/*.ipynb")}))
-# The points graded automatically; the rest (the capstone's written answers) a person grades.
-AUTOGRADED = {"capstone": "14"}
+# The points graded automatically (source/assignments.json); the rest (the capstone's
+# written answers) a person grades.
+AUTOGRADED = {a: f"{BY_ID[a].points:g}" for a in ASSIGNMENTS}
 CATALOG = ROOT / "tests" / "wrong_solutions"
 MIN_WRONG = 5
 

@@ -26,10 +26,13 @@ registry) is added to the static files; the build fails if it is missing.
 
 from __future__ import annotations
 
+import functools
 import html
+import importlib.util
 import json
 import re
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -46,11 +49,21 @@ PAGE_PREFIX = "book/practice/"
 # What the worker imports: the grading runtime's files, unchanged (as in the grading sandbox).
 RUNTIME = tuple(f"tokgrade/{p.name}" for p in sorted(TOKGRADE.glob("*.py")))
 NOT_DATA = {"check.py", "selfcheck.json.gz", "tokgrade.zip", "README.md"}
-CELL_TIMEOUT = {"capstone": 600}  # seconds before the watchdog stops a cell (default 120)
 CHAPTER_LINK = re.compile(r"\]\(\.\./\.\./book/([\w-]+)\.md\)")
 # A fenced example in a notebook may be abbreviated ("..." in a JSON file): highlighted, but
 # never a build error (Sphinx's :force:), as Jupyter shows it.
 FENCE = re.compile(r"^(```+)(\w+)[ \t]*$", re.M)
+
+
+@functools.cache
+def registry() -> Any:
+    """``autograder/assignments.py``, the course's list of assignments (its ``cell_timeout``
+    is the practice page's watchdog, in seconds)."""
+    spec = importlib.util.spec_from_file_location("tok_assignments", ROOT / "autograder" / "assignments.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
 
 
 def assignment_of(docname: str) -> str | None:
@@ -133,8 +146,10 @@ def cell_markup(index: int, cell: dict[str, Any], kind: str) -> str:
             f'{f" · <code>{html.escape(grade_id)}</code>" if grade_id else ""}</div>\n{inner}\n</div>')
 
 
-def page_data(assignment: str, nb: dict[str, Any], files: list[str]) -> dict[str, Any]:
-    """What ``practice.js`` reads from the page (``tp-data``)."""
+def page_data(assignment: str, nb: dict[str, Any], files: list[str], *, root: Path = ROOT) -> dict[str, Any]:
+    """What ``practice.js`` reads from the page (``tp-data``), for the assignment of the
+    course at ``root`` (its line of ``source/assignments.json`` gives the watchdog's time)."""
+    cell_timeout = registry().by_id(root)[assignment].cell_timeout
     cells = []
     for index, cell in enumerate(nb["cells"]):
         kind = cell_kind(cell)
@@ -147,12 +162,12 @@ def page_data(assignment: str, nb: dict[str, Any], files: list[str]) -> dict[str
     return {"version": 1, "assignment": assignment, "title": title.group(1) if title else assignment,
             "notebook": f"{assignment}.ipynb", "notebook_url": f"{assignment}/{assignment}.ipynb",
             "selfcheck_url": f"{assignment}/selfcheck.json.gz", "files": files, "runtime": list(RUNTIME),
-            "cell_timeout": CELL_TIMEOUT.get(assignment, 120), "cells": cells}
+            "cell_timeout": cell_timeout, "cells": cells}
 
 
-def data_files(assignment: str) -> list[str]:
+def data_files(assignment: str, exercises: Path = EXERCISES) -> list[str]:
     """The files released with the notebook that it opens (a corpus, say)."""
-    folder = EXERCISES / assignment
+    folder = exercises / assignment
     return sorted(p.name for p in folder.iterdir()
                   if p.is_file() and p.suffix != ".ipynb" and p.name not in NOT_DATA)
 
