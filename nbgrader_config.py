@@ -130,21 +130,18 @@ def _refuse(error: BaseException) -> None:
     c.ZipCollectApp.collector_plugin = RefuseToCollectFiles
 
 
-def _course_package(name: str, folder: str, *, installed_first: bool = False):
+def _course_package(name: str, folder: str):
     """The course's package ``name`` from ``folder`` (its ``__init__.py``), loaded by
     location, not through ``sys.path``: the copy beside this file, whichever environment
-    runs nbgrader. ``installed_first``: an installed package of that name is used instead
-    (tokref: `make setup` installs it in .venv; the shared hub environment has none)."""
-    import importlib
+    runs nbgrader."""
     import importlib.util
 
     if name in sys.modules:
         return sys.modules[name]
-    if installed_first and importlib.util.find_spec(name) is not None:
-        return importlib.import_module(name)
-    spec = importlib.util.spec_from_file_location(name, os.path.join(folder, "__init__.py"))
-    if spec is None or not os.path.isfile(os.path.join(folder, "__init__.py")):
+    init = os.path.join(folder, "__init__.py")
+    if not os.path.isfile(init):
         raise ImportError(f"no package {name!r} in {folder}: is this the course directory?")
+    spec = importlib.util.spec_from_file_location(name, init)
     module = sys.modules[name] = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
@@ -155,10 +152,9 @@ def _course_package(name: str, folder: str, *, installed_first: bool = False):
 
 
 try:
-    # the hidden tests compute the reference's answers here, with the grading runtime
-    for _name in ("tokref", "tokgrade"):
-        _course_package(_name, os.path.join(_HERE, "solutions", _name), installed_first=True)
     _course_package("autograder", os.path.join(_HERE, "autograder"))
+    # the hidden tests compute the reference's answers here, with the grading runtime
+    sys.modules["autograder"].load_solutions()
     from autograder import exchange_plugins, nbgrader_plugins  # noqa: E402
 
     # Collect only what each student made, and flag a submission edited after its time.

@@ -38,7 +38,10 @@ from nbformat import NotebookNode
 from nbgrader.api import MissingEntry
 from nbgrader.preprocessors import ClearHiddenTests, OverwriteCells
 
-from tokgrade.grading import (
+from . import load_solutions
+
+load_solutions()  # the hidden tests' generators import tokref; this module, tokgrade
+from tokgrade.grading import (  # noqa: E402
     RECORD_MIME,
     HiddenTest,
     cases_to_json,

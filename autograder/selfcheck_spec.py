@@ -45,11 +45,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import tokgrade
-from tokgrade import selfcheck
-from tokgrade.grading import collect_hidden_tests, outcomes_to_json, run_cases
-from tokgrade.typed_json import to_json
-
 ROOT = Path(__file__).resolve().parents[1]
 
 if not __package__:  # `python autograder/selfcheck_spec.py`: run as the module autograder.selfcheck_spec (PEP 366)
@@ -60,6 +55,13 @@ if not __package__:  # `python autograder/selfcheck_spec.py`: run as the module 
     __package__ = "autograder"
 
 from . import assignments  # noqa: E402  (autograder/assignments.py, the list of assignments)
+from . import load_solutions
+
+load_solutions()  # the hidden tests' generators import tokref; this module, tokgrade
+import tokgrade  # noqa: E402
+from tokgrade import selfcheck  # noqa: E402
+from tokgrade.grading import collect_hidden_tests, outcomes_to_json, run_cases  # noqa: E402
+from tokgrade.typed_json import to_json  # noqa: E402
 
 SALT = "self-check"
 SPEC_FILE = "selfcheck.json.gz"
