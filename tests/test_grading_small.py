@@ -206,6 +206,7 @@ def _chown_tree(top: Path, uid: int, gid: int, keep: set[str]) -> None:
 def test_root_refuses_a_course_of_someone_else_and_says_how_to_repair(tmp_path):
     course = tmp_path / "course"
     (course / "source").mkdir(parents=True)  # what grade.py needs before it refuses
+    (course / "source/assignments.json").write_text('{"assignments": []}\n')  # a course of none
     for name in ("autograder", "nbgrader_config.py"):
         src = ROOT / name
         (shutil.copytree(src, course / name, dirs_exist_ok=True,

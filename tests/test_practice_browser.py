@@ -144,8 +144,6 @@ def instructor_code(assignment: str) -> dict[str, str]:
     return solutions(load(ROOT / "source" / assignment / f"{assignment}.ipynb"))
 
 
-@pytest.mark.parametrize("assignment", ASSIGNMENTS)
-
 def same_words(page: str, cli: str) -> bool:
     """The page's report and check.py's say the same words, in the same order. What a
     student's function returned is printed in its own iteration order ("returned {...},
@@ -165,6 +163,7 @@ def same_words(page: str, cli: str) -> bool:
     return canonical(page) == canonical(cli)
 
 
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_practice_page_checks_right_and_wrong_work(browser, server, downloads, assignment, tmp_path):
     drv = browser
     drv.get("about:blank")
