@@ -97,6 +97,11 @@ def runtime_files() -> list[Path]:
     return sorted(Path(tokgrade.__file__).parent.glob("*.py"))
 
 
+# tokgrade.grading.CASES_ENV: the runtime in the sandbox reads the cases file it names
+# (a literal here, as in sandbox_boot.py; test_sandbox checks that they agree).
+CASES_ENV = "TOKGRADE_CASES"
+
+
 class SandboxUnavailable(RuntimeError):
     """bubblewrap is missing or cannot make a sandbox on this machine."""
 
@@ -394,7 +399,7 @@ class SandboxedKernelManager(AsyncKernelManager):
             "PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": inside["home"], "LANG": "C.UTF-8",
             "LC_ALL": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1", "MPLCONFIGDIR": "/tmp/matplotlib",
             "IPYTHONDIR": "/tmp/ipython", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
-            "MKL_NUM_THREADS": "1", "TOKREF_GRADING_CASES": inside["cases"],
+            "MKL_NUM_THREADS": "1", CASES_ENV: inside["cases"],
             "SANDBOX_LIMITS": json.dumps(limits), "SANDBOX_SITE": inside["site"],
             "SANDBOX_AUDIT": str(p / "ipc" / "audit"), "SANDBOX_UID": str(self._uid or 0),
             # The grader's places, for the audit hook: the course root (nbgrader runs

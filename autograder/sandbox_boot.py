@@ -139,7 +139,7 @@ def main() -> None:
     watched = json.loads(os.environ.pop("SANDBOX_WATCH", "[]"))
     site = os.environ.pop("SANDBOX_SITE")  # the grading runtime tokgrade, nothing else
     quiet = [os.getcwd(), site, os.path.dirname(os.path.abspath(__file__)),
-             os.path.dirname(os.environ.get("TOKREF_GRADING_CASES", "/nonexistent/x"))]
+             os.path.dirname(os.environ.get("TOKGRADE_CASES", "/nonexistent/x"))]
     set_limits(limits)
     drop_privileges(uid)
     auditor = Auditor(audit or None, quiet, watched)

@@ -162,6 +162,16 @@ def test_the_working_directory_holds_the_submissions_files_only(probed):
     assert home["data"] == "a data file"
 
 
+def test_the_sandbox_names_the_cases_file_as_the_runtime_reads_it():
+    """The grader sets, and sandbox_boot.py opens, the variable that tokgrade reads."""
+    from tokgrade.grading import CASES_ENV
+
+    from autograder import sandbox
+
+    assert sandbox.CASES_ENV == CASES_ENV
+    assert f'os.environ.get("{CASES_ENV}"' in (ROOT / "autograder" / "sandbox_boot.py").read_text()
+
+
 def test_the_grading_runtime_is_importable_and_nothing_of_the_reference(probed):
     seen = dict(probed[0]["reference"])
     runtime = seen.pop("runtime")

@@ -5,7 +5,7 @@
 - :mod:`tokgrade.selfcheck`: the self-check kernel and its report.
 
 The same files run unchanged everywhere: with the grader, in the grading sandbox (where
-the reference package ``tokref`` is absent), in the practice pages' Pyodide worker and,
-as ``tokgrade.zip``, beside each released assignment's ``check.py``. It imports nothing
-of ``tokref``, and ``tokref`` imports nothing of it.
+the course's reference package is absent), in the practice pages' Pyodide worker and, as
+``tokgrade.zip``, beside each released assignment's ``check.py``. It imports nothing of
+the reference, and the reference imports nothing of it.
 """

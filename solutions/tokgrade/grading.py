@@ -22,16 +22,18 @@ The random inputs are seeded, so a failing case can be reproduced, and many, so 
 hard-coded answer cannot pass.
 
 **Hidden tests** (:func:`hidden_test`) are written so that the reference never runs in
-the student's process. A hidden test is a generator of cases, decorated::
+the student's process. A hidden test is a generator of cases, decorated; it imports the
+course's reference inside its body, where the reference may run (the source notebooks
+show it), and returns the reference's function with the cases::
 
     @hidden_test("encode_chars")
     def _():
-        import tokref.char as ref      # imported only where the reference may run
+        ref = ...                      # the reference's module, imported here
         return ref.encode_chars, [(("cab", {"a": 0, "b": 1, "c": 2}), {}), ...]
 
 and what the decorator does depends on where the cell runs:
 
-- **in the grading sandbox** (``TOKREF_GRADING_CASES`` names the cases file the grader
+- **in the grading sandbox** (``TOKGRADE_CASES`` names the cases file the grader
   wrote): the generator is *not* called (the algorithms are not even importable there);
   the student's function runs on the cases from the file and the outcomes are displayed
   as one record of MIME type :data:`RECORD_MIME`, which the grader, outside the sandbox,
@@ -43,7 +45,7 @@ and what the decorator does depends on where the cell runs:
 
 Each mode compares through the same :func:`check_outcomes`, on values that went through
 the same exact-typed JSON (:mod:`tokgrade.typed_json`). Standard library only: the sandbox
-imports this module and :mod:`tokgrade.typed_json`, and nothing else of ``tokref``.
+imports this module and :mod:`tokgrade.typed_json`, and nothing of the reference.
 """
 
 from __future__ import annotations
@@ -206,8 +208,8 @@ def check_same(
 # Hidden tests: the student's code in the sandbox, the reference outside it
 # ---------------------------------------------------------------------------
 
-RECORD_MIME = "application/vnd.tokref.hidden-test+json"  # one record per hidden test run
-CASES_ENV = "TOKREF_GRADING_CASES"  # set by the grading sandbox: the cases file it wrote
+RECORD_MIME = "application/vnd.tokgrade.hidden-test+json"  # one record per hidden test run
+CASES_ENV = "TOKGRADE_CASES"  # set by the grading sandbox: the cases file it wrote
 RECORD_VERSION = 1
 
 Case = tuple[tuple[Any, ...], dict[str, Any]]

@@ -20,7 +20,7 @@ an exception as an ``error`` output with a traceback that points into the cell.
  {'output_type': 'execute_result', 'execution_count': 1, 'data': {'text/plain': '42'}, 'metadata': {}}]
 
 The **spec** (``selfcheck.json.gz``, made at build time by ``autograder/selfcheck_spec.py``
-where ``tokref`` is whole) holds, for each hidden test, its cases and the reference's
+where the reference is whole) holds, for each hidden test, its cases and the reference's
 outcomes as data: never the reference's code. :meth:`Kernel.self_check` runs the
 reader's functions on those cases and compares with :func:`tokgrade.grading.check_outcomes`,
 so a result passes here exactly when it would pass the grader on the same cases (exact
@@ -46,7 +46,7 @@ from .typed_json import from_json
 __all__ = ["Kernel", "SPEC_FORMAT", "SPEC_VERSION", "check_spec", "check_notebook", "describe_report",
            "format_report"]
 
-SPEC_FORMAT = "tokref-selfcheck"
+SPEC_FORMAT = "tokgrade-selfcheck"
 SPEC_VERSION = 1
 RED, GREEN, CYAN, BOLD, RESET = "\x1b[31m", "\x1b[32m", "\x1b[36m", "\x1b[1m", "\x1b[0m"
 CONTEXT_LINES = 2  # lines of a cell shown above the failing one, as IPython does
