@@ -5,7 +5,7 @@
 #   exercises/<assignment>/    student notebooks, generated (`make exercises`), committed
 #   submitted/<student>/<assignment>/, autograded/, feedback/   grading work, not committed
 import os
-import sys
+import runpy
 
 c = get_config()  # noqa: F821  (provided by traitlets when it loads this file)
 
@@ -130,31 +130,13 @@ def _refuse(error: BaseException) -> None:
     c.ZipCollectApp.collector_plugin = RefuseToCollectFiles
 
 
-def _course_package(name: str, folder: str):
-    """The course's package ``name`` from ``folder`` (its ``__init__.py``), loaded by
-    location, not through ``sys.path``: the copy beside this file, whichever environment
-    runs nbgrader."""
-    import importlib.util
-
-    if name in sys.modules:
-        return sys.modules[name]
-    init = os.path.join(folder, "__init__.py")
-    if not os.path.isfile(init):
-        raise ImportError(f"no package {name!r} in {folder}: is this the course directory?")
-    spec = importlib.util.spec_from_file_location(name, init)
-    module = sys.modules[name] = importlib.util.module_from_spec(spec)
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        del sys.modules[name]
-        raise
-    return module
-
-
 try:
-    _course_package("autograder", os.path.join(_HERE, "autograder"))
+    # The course's autograder package, by location (autograder/_load.py): no sys.path edit.
+    runpy.run_path(os.path.join(_HERE, "autograder", "_load.py"))
+    from autograder import load_solutions  # noqa: E402
+
     # the hidden tests compute the reference's answers here, with the grading runtime
-    sys.modules["autograder"].load_solutions()
+    load_solutions()
     from autograder import exchange_plugins, nbgrader_plugins  # noqa: E402
 
     # Collect only what each student made, and flag a submission edited after its time.

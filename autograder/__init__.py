@@ -1,7 +1,7 @@
 """The course's glue over nbgrader: a package, imported as ``autograder``.
 
 Its modules import each other explicitly (``from .events import GradingEvent``) and nothing
-edits ``sys.path`` to find them:
+edits ``sys.path`` to find them (one loader, ``_load.py``, loads a package by location):
 
 - nbgrader reads ``nbgrader_config.py``, which loads this package from the folder beside
   it (``importlib``, by location: the course's own copy, whichever environment runs it);
@@ -25,6 +25,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+from ._load import load_package
+
 COURSE = Path(__file__).resolve().parent.parent
 SOLUTIONS = ("tokref", "tokgrade")  # the reference and the grading runtime, in solutions/
 
@@ -43,19 +45,6 @@ def load_solutions(root: Path = COURSE) -> list[ModuleType]:
 
 
 def _load(name: str, folder: Path) -> ModuleType:
-    if name in sys.modules:
-        return sys.modules[name]
-    if importlib.util.find_spec(name) is not None:
+    if name not in sys.modules and importlib.util.find_spec(name) is not None:
         return importlib.import_module(name)
-    init = folder / "__init__.py"
-    if not init.is_file():
-        raise ImportError(f"no package {name!r}: it is not installed and {init} does not exist; "
-                          f"run `make setup` in the course directory, or grade from the course directory")
-    spec = importlib.util.spec_from_file_location(name, init)
-    module = sys.modules[name] = importlib.util.module_from_spec(spec)
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        del sys.modules[name]
-        raise
-    return module
+    return load_package(name, folder / "__init__.py")

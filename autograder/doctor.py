@@ -22,11 +22,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Mapping
 
-if not __package__:  # `python autograder/doctor.py`: run as the module autograder.doctor (PEP 366)
-    import importlib.util
-    _spec = importlib.util.spec_from_file_location("autograder", Path(__file__).resolve().with_name("__init__.py"))
-    sys.modules["autograder"] = importlib.util.module_from_spec(_spec)
-    _spec.loader.exec_module(sys.modules["autograder"])
+if not __package__:  # `python autograder/doctor.py`: run as autograder.doctor (PEP 366, _load.py)
+    import runpy
+    runpy.run_path(str(Path(__file__).resolve().with_name("_load.py")))
     __package__ = "autograder"
 
 from .bwrap import INSTALL_HINT, bwrap_has_size, diagnose, platform_facts, trial_command

@@ -39,11 +39,9 @@ import tempfile
 from pathlib import Path
 
 import sys
-if not __package__:  # `python autograder/release.py`: run as the module autograder.release (PEP 366)
-    import importlib.util
-    _spec = importlib.util.spec_from_file_location("autograder", Path(__file__).resolve().with_name("__init__.py"))
-    sys.modules["autograder"] = importlib.util.module_from_spec(_spec)
-    _spec.loader.exec_module(sys.modules["autograder"])
+if not __package__:  # `python autograder/release.py`: run as autograder.release (PEP 366, _load.py)
+    import runpy
+    runpy.run_path(str(Path(__file__).resolve().with_name("_load.py")))
     __package__ = "autograder"
 
 from . import assignments as registry

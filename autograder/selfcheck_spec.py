@@ -47,11 +47,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
-if not __package__:  # `python autograder/selfcheck_spec.py`: run as the module autograder.selfcheck_spec (PEP 366)
-    import importlib.util
-    _spec = importlib.util.spec_from_file_location("autograder", Path(__file__).resolve().with_name("__init__.py"))
-    sys.modules["autograder"] = importlib.util.module_from_spec(_spec)
-    _spec.loader.exec_module(sys.modules["autograder"])
+if not __package__:  # `python autograder/selfcheck_spec.py`: run as autograder.selfcheck_spec (PEP 366, _load.py)
+    import runpy
+    runpy.run_path(str(Path(__file__).resolve().with_name("_load.py")))
     __package__ = "autograder"
 
 from . import assignments  # noqa: E402  (autograder/assignments.py, the list of assignments)

@@ -3,9 +3,8 @@
 # as that Linux user. try_hub.sh starts it as root, in $TOKHUB_PREFIX/run/state, with
 #   jupyterhub -f autograder/hub/jupyterhub_config.py
 # and the TOKHUB_* variables below. autograder/README.md ("With JupyterHub") explains it.
-import importlib.util
 import os
-import sys
+import runpy
 
 c = get_config()  # noqa: F821  (provided by traitlets when it loads this file)
 
@@ -64,10 +63,7 @@ c.Authenticator.allowed_users = {INSTRUCTOR, *STUDENTS}
 # instructor's nbgrader_config.py).
 # The course's autograder package, loaded by location from beside this file (jupyterhub
 # execs this file; nothing edits sys.path): the spawner and the grading share cgroups.py.
-if "autograder" not in sys.modules:
-    _spec = importlib.util.spec_from_file_location("autograder", os.path.join(os.path.dirname(HERE), "__init__.py"))
-    sys.modules["autograder"] = importlib.util.module_from_spec(_spec)
-    _spec.loader.exec_module(sys.modules["autograder"])
+runpy.run_path(os.path.join(os.path.dirname(HERE), "_load.py"))
 from autograder.hub.capped_spawner import CappedSpawner  # noqa: E402
 
 c.JupyterHub.spawner_class = CappedSpawner
