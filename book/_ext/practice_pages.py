@@ -28,11 +28,10 @@ from __future__ import annotations
 
 import functools
 import html
-import importlib.util
 import json
 import re
+import runpy
 import shutil
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -56,14 +55,13 @@ FENCE = re.compile(r"^(```+)(\w+)[ \t]*$", re.M)
 
 
 @functools.cache
-def registry() -> Any:
-    """``autograder/assignments.py``, the course's list of assignments (its ``cell_timeout``
-    is the practice page's watchdog, in seconds)."""
-    spec = importlib.util.spec_from_file_location("tok_assignments", ROOT / "autograder" / "assignments.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
+def cell_timeouts(root: Path) -> dict[str, int]:
+    """Each assignment's practice-page watchdog, in seconds (``cell_timeout`` in its line of
+    ``source/assignments.json``): the registry read and checked once per course, not per page."""
+    runpy.run_path(str(root / "autograder" / "_load.py"))  # the course's package, by location
+    from autograder import assignments
+
+    return {a.id: a.cell_timeout for a in assignments.load(root)}
 
 
 def assignment_of(docname: str) -> str | None:
@@ -149,7 +147,7 @@ def cell_markup(index: int, cell: dict[str, Any], kind: str) -> str:
 def page_data(assignment: str, nb: dict[str, Any], files: list[str], *, root: Path = ROOT) -> dict[str, Any]:
     """What ``practice.js`` reads from the page (``tp-data``), for the assignment of the
     course at ``root`` (its line of ``source/assignments.json`` gives the watchdog's time)."""
-    cell_timeout = registry().by_id(root)[assignment].cell_timeout
+    cell_timeout = cell_timeouts(Path(root))[assignment]
     cells = []
     for index, cell in enumerate(nb["cells"]):
         kind = cell_kind(cell)
